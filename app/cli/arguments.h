@@ -1,0 +1,33 @@
+#pragma once
+// Tiny option parser for the CLI's "--name value" and "--flag" arguments. Each command declares
+// what it accepts, so a typo is an error (exit 2) rather than an option silently ignored.
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gpuforecast::cli {
+
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+class Arguments {
+public:
+    Arguments(const std::vector<std::string>& args, const std::set<std::string>& valued,
+              const std::set<std::string>& flags);
+
+    bool has(const std::string& name) const { return flags_.count(name) || values_.count(name); }
+    std::optional<std::string> value(const std::string& name) const;
+    std::string required(const std::string& name) const;
+    long long integer(const std::string& name, long long fallback, long long lo, long long hi) const;
+
+private:
+    std::map<std::string, std::string> values_;
+    std::set<std::string> flags_;
+};
+
+} // namespace gpuforecast::cli

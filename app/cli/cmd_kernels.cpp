@@ -1,0 +1,62 @@
+#include "arguments.h"
+#include "commands.h"
+
+#include "gpuforecast/catalog.h"
+#include "gpuforecast/csv.h"
+#include "gpuforecast/error.h"
+#include "gpuforecast/file_io.h"
+#include "gpuforecast/forecaster.h"
+#include "gpuforecast/kernel_table.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+namespace gpuforecast::cli {
+
+int runKernels(const std::vector<std::string>& args)
+{
+    Arguments a(args, {"--in", "--out", "--weights"}, {});
+    const std::string in = a.required("--in");
+    const std::string dataDir = resourceDirectory();
+    // Only op, gpu and the dimensions are read: measured columns are passed through untouched.
+    const KernelTable table = readKernelTable(in, TableContent::InputsOnly);
+    const auto catalog = loadGpuDirectory((std::filesystem::path(dataDir) / "gpus").string());
+    const Forecaster forecaster = Forecaster::loadFromDirectory(
+        a.value("--weights").value_or((std::filesystem::path(dataDir) / "weights").string()));
+
+    std::map<std::string, std::vector<std::size_t>> byGpu;
+    for (std::size_t i = 0; i < table.rows.size(); ++i)
+        byGpu[table.rows[i].gpu].push_back(i);
+    std::vector<double> predMs(table.rows.size());
+    for (const auto& [gpuId, idx] : byGpu) {
+        const GpuSpec* gpu = findGpu(catalog, gpuId);
+        if (!gpu)
+            throwInputError(in, "gpu", "unknown GPU '" + gpuId + "' (line " + std::to_string(idx.front() + 2) +
+                                           "; see gpuforecast-cli gpus)");
+        std::vector<Kernel> kernels;
+        kernels.reserve(idx.size());
+        for (std::size_t i : idx)
+            kernels.push_back(table.rows[i].kernel);
+        const auto forecasts = forecaster.predict(kernels, *gpu);
+        for (std::size_t j = 0; j < idx.size(); ++j)
+            predMs[idx[j]] = forecasts[j].ms();
+    }
+
+    std::ostringstream out;
+    out.precision(8);
+    auto header = table.header;
+    header.push_back("pred_ms");
+    out << csv::joinRow(header) << '\n';
+    for (std::size_t i = 0; i < table.rows.size(); ++i)
+        out << csv::joinRow(table.rows[i].cells) << ',' << predMs[i] << '\n';
+    if (auto path = a.value("--out"))
+        writeFileAtomically(*path, out.str());
+    else
+        std::cout << out.str();
+    return 0;
+}
+
+} // namespace gpuforecast::cli

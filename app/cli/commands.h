@@ -1,0 +1,11 @@
+#pragma once
+#include <string>
+#include <vector>
+
+namespace gpuforecast::cli {
+
+// Each returns the process exit code; input errors are thrown (ForecastError / UsageError).
+int runGpus(const std::vector<std::string>& args);
+int runKernels(const std::vector<std::string>& args);
+
+} // namespace gpuforecast::cli

@@ -1,0 +1,66 @@
+// gpuforecast-cli: the engine without a GUI, for scripts. Exit codes: 0 success, 2 bad input or
+// usage (one line on stderr naming the file and field), 1 anything else.
+#include "arguments.h"
+#include "commands.h"
+
+#include "gpuforecast/error.h"
+
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#ifndef GPUFORECAST_VERSION
+#define GPUFORECAST_VERSION "unknown"
+#endif
+
+namespace {
+
+const char* kUsage =
+    "usage: gpuforecast-cli <command> [options]\n"
+    "commands:\n"
+    "  gpus                                  list known GPUs\n"
+    "  kernels --in K.csv[.gz] [--out P.csv] forecast each kernel row (adds pred_ms)\n"
+    "  --version                             print the version\n";
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    using namespace gpuforecast;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        std::cout << kUsage;
+        return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "--version") {
+        std::cout << "gpuforecast-cli " << GPUFORECAST_VERSION << "\n";
+        return 0;
+    }
+    const std::map<std::string, int (*)(const std::vector<std::string>&)> commands{
+        {"gpus", cli::runGpus},
+        {"kernels", cli::runKernels},
+    };
+    const auto it = commands.find(args[0]);
+    if (it == commands.end()) {
+        std::cerr << "gpuforecast-cli: unknown command '" << args[0] << "' (see --help)\n";
+        return 2;
+    }
+    try {
+        return it->second({args.begin() + 1, args.end()});
+    } catch (const cli::UsageError& e) {
+        std::cerr << "gpuforecast-cli " << args[0] << ": " << e.what() << "\n";
+        return 2;
+    } catch (const ForecastError& e) {
+        std::cerr << "gpuforecast-cli: " << e.what() << "\n";
+        return 2;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "gpuforecast-cli: out of memory\n";
+        return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "gpuforecast-cli: " << e.what() << "\n";
+        return 1;
+    }
+}

@@ -1,0 +1,25 @@
+#pragma once
+// Finding the bundled data (spec sheets, weights, models) wherever the program runs from: the
+// source tree during development, <prefix>/share/gpuforecast after install, or an override.
+#include "gpuforecast/gpu_spec.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuforecast {
+
+inline constexpr const char* kDataDirEnv = "GPUFORECAST_DATA_DIR";
+
+// Resolution order: $GPUFORECAST_DATA_DIR; <executable dir>/../share/gpuforecast; the source
+// tree's resources/ (compiled in for build-tree runs). Throws ForecastError if none has gpus/.
+std::string resourceDirectory();
+
+// Every *.json in the folder, sorted by id. Throws on the first invalid file (naming it).
+std::vector<GpuSpec> loadGpuDirectory(const std::string& dir);
+
+// An id from the catalog, or a path to a spec JSON file.
+GpuSpec resolveGpu(const std::vector<GpuSpec>& catalog, const std::string& idOrPath);
+const GpuSpec* findGpu(const std::vector<GpuSpec>& catalog, const std::string& id);
+
+} // namespace gpuforecast

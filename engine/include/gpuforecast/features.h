@@ -1,0 +1,30 @@
+#pragma once
+// The inputs of the learned utilization: per-tile, per-SM ratios. They stay in the training range
+// even for a GPU or model far larger than anything measured, which is why the method extrapolates.
+#include "gpuforecast/geometry.h"
+#include "gpuforecast/gpu_spec.h"
+
+#include <array>
+#include <string_view>
+
+namespace gpuforecast {
+
+inline constexpr int kFeatureCount = 5;
+inline constexpr std::array<std::string_view, kFeatureCount> kFeatureNames{
+    "log_tile_compute_us",  // tile FLOPs / per-SM peak FLOP/s
+    "log_tile_memory_us",   // tile bytes / per-SM bandwidth
+    "log_footprint_vs_memory", // waves x tile bytes / per-SM memory
+    "log_footprint_vs_l2",  // waves x tile bytes / per-SM L2
+    "log_waves",
+};
+
+using FeatureVector = std::array<double, kFeatureCount>;
+
+FeatureVector kernelFeatures(const KernelGeometry& g, const GpuSpec& gpu);
+
+// The saturating wave law: utilization = gamma - (alpha * gamma) / waves, with alpha, gamma in (0, 1).
+// Writing the discount as a fraction of gamma keeps utilization in (0, gamma) for every wave count,
+// so a forecast can only ever be slower than the roofline, never faster, and never negative.
+inline double utilizationFrom(double alpha, double gamma, double waves) { return gamma * (1.0 - alpha / waves); }
+
+} // namespace gpuforecast

@@ -1,0 +1,21 @@
+#pragma once
+// Reading and writing whole files safely: size limits (a spec sheet is kilobytes, so a gigabyte
+// "spec" is a mistake, not a spec), transparent gzip, and atomic replacement on write so a crash
+// never leaves half a file where a good one was.
+#include <cstddef>
+#include <string>
+
+namespace gpuforecast {
+
+inline constexpr std::size_t kMaxJsonBytes = 64u << 20;   // 64 MiB: configs, specs, weights, scenarios
+inline constexpr std::size_t kMaxTableBytes = 1u << 30;   // 1 GiB uncompressed: kernel measurement tables
+
+// Reads the file; if its name ends in .gz it is decompressed. Throws ForecastError naming the file.
+std::string readFile(const std::string& path, std::size_t maxBytes = kMaxJsonBytes);
+
+// Writes to "<path>.tmp-XXXX" in the same folder, flushes, then renames over path.
+void writeFileAtomically(const std::string& path, const std::string& content);
+
+bool endsWith(const std::string& s, const std::string& suffix);
+
+} // namespace gpuforecast

@@ -1,0 +1,55 @@
+#pragma once
+// Prices kernels on a GPU: tiles and waves (exact), roofline (spec sheet), utilization (learned).
+// Immutable after construction; predict() is const and thread-safe, so a GUI can share one
+// instance between its threads as std::shared_ptr<const Forecaster>.
+#include "gpuforecast/geometry.h"
+#include "gpuforecast/gpu_spec.h"
+#include "gpuforecast/kernel.h"
+#include "gpuforecast/tiling.h"
+#include "gpuforecast/utilization_model.h"
+
+#include <array>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace gpuforecast {
+
+struct KernelForecast {
+    double seconds = 0;     // central forecast (geometric mean over the ensemble)
+    double secondsLow = 0;  // fastest ensemble member
+    double secondsHigh = 0; // slowest ensemble member
+    double utilization = 1; // of the roofline, central
+    KernelGeometry geometry;
+    bool learned = false;   // false: roofline-only (no weights) or memory-bound fallback
+    double ms() const { return seconds * 1e3; }
+};
+
+class Forecaster {
+public:
+    using ModelSet = std::array<std::shared_ptr<const UtilizationModel>, kLearnedClasses.size()>;
+
+    Forecaster(ModelSet models, std::shared_ptr<const TileDatabase> tiles);
+
+    // Loads <dir>/{bmm,linear,elementwise,softmax,ln}.json and <dir>/gemm_tiles.csv.gz. A missing
+    // weights file leaves that class in roofline-only mode (reported by isLearned); a present but
+    // invalid one throws ForecastError.
+    static Forecaster loadFromDirectory(const std::string& weightsDir);
+
+    std::vector<KernelForecast> predict(std::span<const Kernel> kernels, const GpuSpec& gpu) const;
+    KernelForecast predict(const Kernel& kernel, const GpuSpec& gpu) const;
+
+    // Geometry only (tile choice included), e.g. for charts that sweep a dimension.
+    KernelGeometry geometry(const Kernel& kernel, const GpuSpec& gpu) const;
+
+    bool isLearned(OpClass c) const;
+    const UtilizationModel* model(OpClass c) const;
+    const TileDatabase& tiles() const { return *tiles_; }
+
+private:
+    ModelSet models_;
+    std::shared_ptr<const TileDatabase> tiles_;
+};
+
+} // namespace gpuforecast

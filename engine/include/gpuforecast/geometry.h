@@ -1,0 +1,34 @@
+#pragma once
+// Exact arithmetic of the method: tiles, waves and the roofline bound of one kernel on one GPU.
+// Everything here extrapolates perfectly to GPUs and models larger than any seen in training;
+// only the utilization (features.h, utilization_model.h) is learned.
+#include "gpuforecast/gpu_spec.h"
+#include "gpuforecast/kernel.h"
+#include "gpuforecast/tiling.h"
+
+namespace gpuforecast {
+
+struct KernelGeometry {
+    GemmTile gemmTile;          // GEMMs only
+    double tileElements = 0;    // vector kernels: elements per tile
+    double numTiles = 0;
+    double waves = 0;           // ceil(numTiles / smCount)
+    double tileFlops = 0;       // arithmetic of one (padded) tile
+    double tileBytes = 0;       // DRAM traffic of one tile
+    double perWaveFlops = 0;    // smCount x tileFlops
+    double peakFlops = 0;       // FLOP/s from the spec sheet (matrix peak for GEMMs)
+    double rooflineFlops = 0;   // min(peak, intensity x bandwidth), FLOP/s
+    bool memoryBound = false;
+
+    double arithmeticIntensity() const { return tileBytes > 0 ? tileFlops / tileBytes : 0; }
+    // Kernel time at a given utilization of the roofline: waves x per-wave time.
+    double secondsAt(double utilization) const { return waves * perWaveFlops / (rooflineFlops * utilization); }
+};
+
+KernelGeometry gemmGeometry(const Kernel& k, const GemmTile& tile, const GpuSpec& gpu);
+KernelGeometry vectorGeometry(const Kernel& k, const GpuSpec& gpu);
+
+// Memory-bound estimate for operators outside the five learned classes.
+double fallbackSeconds(const Kernel& k, const GpuSpec& gpu);
+
+} // namespace gpuforecast

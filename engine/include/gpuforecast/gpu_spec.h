@@ -1,0 +1,68 @@
+#pragma once
+// A GPU spec sheet: the public numbers a forecast may use. Units live in the field names, so a
+// spec file reads like the vendor's datasheet and nobody has to guess whether 1555 is GB/s or GiB/s.
+#include <nlohmann/json_fwd.hpp>
+
+#include <optional>
+#include <span>
+#include <string>
+
+namespace gpuforecast {
+
+struct GpuSpec {
+    std::string id;           // file stem, stable key (e.g. "A100-PCIE-40GB")
+    std::string name;         // marketing name
+    std::string vendor;       // "NVIDIA", "AMD", ...
+    std::string architecture; // "Ampere", "CDNA 2", ...
+    std::string source;       // where the numbers came from
+    std::string interconnectKind;
+
+    double launchYear = 0;
+    double smCount = 0;          // streaming multiprocessors / compute units
+    double coresPerSm = 0;
+    double boostClockMhz = 0;
+    double fp32Gflops = 0;       // FP32 vector peak, GFLOP/s
+    double fp32MatrixGflops = 0; // FP32 peak for matrix multiply (equals fp32Gflops unless the spec differs)
+    double fp16TensorGflops = 0;
+    double bf16TensorGflops = 0;
+    double memoryGb = 0;
+    double memoryBandwidthGBps = 0; // GB/s (10^9 bytes per second)
+    double l2CacheMb = 0;
+    double tdpW = 0;
+    std::optional<double> priceUsd;
+    double interconnectBandwidthGBps = 0; // per GPU, per direction
+    double interconnectLatencyUs = 0;
+
+    double peakFlops(bool matrix) const { return (matrix ? fp32MatrixGflops : fp32Gflops) * 1e9; }
+    double bandwidthBytesPerSecond() const { return memoryBandwidthGBps * 1e9; }
+    double memoryBytes() const { return memoryGb * 1e9; }
+    double l2Bytes() const { return l2CacheMb * 1e6; }
+};
+
+// One numeric field of the spec sheet, as the loader, the validator and the GUI's editor see it.
+struct SpecField {
+    const char* key;   // JSON key; nested keys are written "interconnect.bandwidth_gbps"
+    const char* label; // human label for editors
+    const char* unit;
+    double lo, hi;     // accepted range (inclusive)
+    bool integral;
+    bool optional;
+    double GpuSpec::*member; // null for optional fields stored elsewhere (price)
+};
+
+std::span<const SpecField> specFields();
+
+// Throws ForecastError("<source>: <field>: <why>") for the first invalid field.
+GpuSpec gpuSpecFromJson(const nlohmann::json& j, const std::string& source);
+nlohmann::json gpuSpecToJson(const GpuSpec& spec);
+GpuSpec loadGpuSpec(const std::string& path);
+void saveGpuSpec(const GpuSpec& spec, const std::string& path);
+
+// Checks a spec built in code (e.g. after an edit) with the same rules as the loader.
+void validateGpuSpec(const GpuSpec& spec, const std::string& source);
+
+// Reads or sets a field by its key; returns false / throws for unknown keys or out-of-range values.
+std::optional<double> specFieldValue(const GpuSpec& spec, const std::string& key);
+void setSpecField(GpuSpec& spec, const std::string& key, double value); // validates the range
+
+} // namespace gpuforecast

@@ -1,0 +1,36 @@
+#pragma once
+// Checked accessors for JSON documents written by people: each names the source and the field in
+// its error. nlohmann's own accessors would accept nulls, wrap negatives or throw messages that do
+// not say which file was wrong.
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace gpuforecast::json_fields {
+
+struct Context {
+    std::string source; // file name or "<input>"
+    std::string prefix; // field path prefix, e.g. "interconnect."
+    Context child(const std::string& key) const { return {source, prefix + key + "."}; }
+    std::string name(const std::string& key) const { return prefix + key; }
+};
+
+const nlohmann::json& requireObject(const nlohmann::json& j, const Context& ctx, const std::string& key);
+std::string requireString(const nlohmann::json& j, const Context& ctx, const std::string& key);
+std::optional<std::string> optionalString(const nlohmann::json& j, const Context& ctx, const std::string& key);
+
+// A finite number within [lo, hi]; integral when asked. Missing or null fields are errors.
+double requireNumber(const nlohmann::json& j, const Context& ctx, const std::string& key, double lo,
+                     double hi);
+long long requireInteger(const nlohmann::json& j, const Context& ctx, const std::string& key, long long lo,
+                         long long hi);
+std::optional<double> optionalNumber(const nlohmann::json& j, const Context& ctx, const std::string& key,
+                                     double lo, double hi);
+std::optional<long long> optionalInteger(const nlohmann::json& j, const Context& ctx, const std::string& key,
+                                         long long lo, long long hi);
+
+// Parses text into JSON, turning every nlohmann exception into a ForecastError naming the source.
+nlohmann::json parse(const std::string& text, const std::string& source);
+
+} // namespace gpuforecast::json_fields

@@ -1,0 +1,52 @@
+#pragma once
+// A kernel is one operator instance with its dimensions: what the forecaster prices.
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gpuforecast {
+
+// The five learned classes plus the memory-bound fallback. The order is the order of weights files.
+enum class OpClass { Bmm, Linear, Elementwise, Softmax, LayerNorm, Other };
+inline constexpr std::array<OpClass, 5> kLearnedClasses{OpClass::Bmm, OpClass::Linear, OpClass::Elementwise,
+                                                        OpClass::Softmax, OpClass::LayerNorm};
+
+std::string_view opClassName(OpClass c);              // "bmm", "linear", "elementwise", "softmax", "ln", "other"
+std::optional<OpClass> opClassFromName(std::string_view name);
+
+// Per-element traits of the vector operators (element-wise, softmax, ln).
+struct VectorOpTraits {
+    OpClass opClass;
+    double tensorInputs;    // tensors read per element (a scalar operand reads nothing)
+    double flopsPerElement; // rough arithmetic cost; the learned residual absorbs the rest
+};
+
+// Known operator names: bmm, linear, add, addu, sub, mul, mulu, div, divu, pow, powu, relu, gelu,
+// tanh, silu, sigmoid, exp, softmax, ln, rmsnorm. Returns nullopt for anything else.
+std::optional<OpClass> classifyOp(std::string_view op);
+std::optional<VectorOpTraits> vectorOpTraits(std::string_view op);
+
+struct Kernel {
+    std::string op;               // operator name as in the kernel CSVs
+    OpClass opClass = OpClass::Other;
+    long long b = 1;              // batch (GEMM) or rows (vector)
+    long long m = 0, n = 0, k = 0; // GEMM: C[b,m,k] = A[b,m,n] x B[b,n,k]; n is the reduction
+    long long h = 0;              // vector: row length
+    double fallbackBytes = 0;     // Other: bytes moved (read + write)
+
+    static Kernel gemm(std::string op, long long b, long long m, long long n, long long k);
+    static Kernel vector(std::string op, long long rows, long long h);
+    static Kernel memory(std::string op, double bytes);
+
+    bool isGemm() const { return opClass == OpClass::Bmm || opClass == OpClass::Linear; }
+    double elements() const { return double(b) * double(h); }
+    double flops() const;    // useful arithmetic of the whole kernel
+    double bytes() const;    // compulsory DRAM traffic of the whole kernel (FP32)
+};
+
+// Throws ForecastError naming `source` and the field when dimensions are missing, non-positive or
+// so large that tile x wave arithmetic would lose precision.
+void validateKernel(const Kernel& k, const std::string& source);
+
+} // namespace gpuforecast

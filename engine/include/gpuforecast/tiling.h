@@ -1,0 +1,73 @@
+#pragma once
+// How libraries cut a kernel into tiles, and the waves those tiles run in.
+//
+// GEMMs: cuBLAS picks a tile (and sometimes splits the reduction) by heuristics that differ per GPU.
+// We learn them from what the training GPUs really ran (kernel names + launch grids) and, for a GPU
+// nobody measured, borrow the choices of the measured GPU whose spec sheet is closest.
+// Vector kernels: PyTorch's launch rules are the same on every GPU, so they are written out here.
+#include "gpuforecast/gpu_spec.h"
+#include "gpuforecast/kernel.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuforecast {
+
+struct GemmTile {
+    int alongK = 128;       // output columns per tile (first number of "sgemm_128x64")
+    int alongM = 128;       // output rows per tile (second number)
+    int reductionSplit = 1; // split-K factor: the reduction n is cut into this many slices
+    bool operator==(const GemmTile&) const = default;
+};
+
+// Parses "ampere_sgemm_128x64_tn" -> {128, 64}. Returns nullopt for names without a tile.
+std::optional<GemmTile> parseGemmKernelName(const std::string& kernelName);
+
+// Elements per tile of a vector kernel, following PyTorch 2.1's launch configuration.
+double vectorTileElements(const Kernel& k);
+
+// What the spec sheet says about a GPU, reduced to what picks a similar reference GPU.
+struct ReferenceGpu {
+    std::string id;
+    double smCount = 0, fp32Gflops = 0, bandwidthGBps = 0, l2CacheMb = 0;
+};
+
+class TileDatabase {
+public:
+    void addGpu(const ReferenceGpu& gpu);
+    void add(const std::string& gpuId, OpClass opClass, long long b, long long m, long long n, long long k,
+             const GemmTile& tile);
+
+    // The measured GPU whose spec sheet is nearest to `target` (never `target.id` itself, so a
+    // forecast never reads measurements of the GPU it forecasts). Empty when the database is empty.
+    std::string referenceFor(const GpuSpec& target) const;
+
+    // The tile the reference GPU's library chose for the most similar GEMM shape.
+    GemmTile lookup(const std::string& referenceId, OpClass opClass, long long b, long long m, long long n,
+                    long long k) const;
+
+    // Convenience: referenceFor() then lookup(); a 128x128 default when nothing is known.
+    GemmTile tileFor(const GpuSpec& target, const Kernel& k) const;
+
+    std::vector<std::string> gpuIds() const;
+    std::size_t size() const;
+    bool empty() const { return size() == 0; }
+
+    // Compact text form: "#gpu,<id>,<sm>,<fp32>,<bw>,<l2>" lines, then "gpu,op,b,m,n,k,along_k,along_m,split".
+    std::string serialize() const;
+    static TileDatabase parse(const std::string& text, const std::string& source);
+    static TileDatabase load(const std::string& path);
+
+private:
+    struct Entry {
+        float logB, logM, logN, logK;
+        GemmTile tile;
+        long long b, m, n, k;
+    };
+    std::vector<ReferenceGpu> gpus_;
+    std::map<std::pair<std::string, OpClass>, std::vector<Entry>> entries_;
+};
+
+} // namespace gpuforecast

@@ -1,0 +1,45 @@
+#pragma once
+// The learned part of one operator class: feature normalisation plus an ensemble of small MLPs,
+// each mapping features to (alpha, gamma) through sigmoids. Loaded from resources/weights/<class>.json.
+#include "gpuforecast/features.h"
+#include "gpuforecast/kernel.h"
+#include "gpuforecast/mlp.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace gpuforecast {
+
+class UtilizationModel {
+public:
+    UtilizationModel() = default;
+    UtilizationModel(OpClass opClass, Eigen::VectorXd featureMean, Eigen::VectorXd featureScale,
+                     std::vector<Mlp> members, nlohmann::json provenance);
+
+    OpClass opClass() const { return opClass_; }
+    std::size_t memberCount() const { return members_.size(); }
+    const std::vector<Mlp>& members() const { return members_; }
+    const Eigen::VectorXd& featureMean() const { return featureMean_; }
+    const Eigen::VectorXd& featureScale() const { return featureScale_; }
+    const nlohmann::json& provenance() const { return provenance_; }
+
+    Eigen::MatrixXd normalize(const Eigen::MatrixXd& rawFeatures) const; // kFeatureCount x N
+
+    // Rows 0 and 1 of the result are alpha and gamma (each in (0, 1)) of one ensemble member.
+    Eigen::MatrixXd alphaGamma(const Eigen::MatrixXd& rawFeatures, std::size_t member) const;
+
+    nlohmann::json toJson() const; // includes self-test vectors computed from the current weights
+    static UtilizationModel fromJson(const nlohmann::json& j, const std::string& source);
+    static UtilizationModel load(const std::string& path);
+    void save(const std::string& path) const;
+
+private:
+    OpClass opClass_ = OpClass::Bmm;
+    Eigen::VectorXd featureMean_, featureScale_;
+    std::vector<Mlp> members_;
+    nlohmann::json provenance_;
+};
+
+} // namespace gpuforecast

@@ -1,0 +1,75 @@
+#include "gpuforecast/catalog.h"
+
+#include "gpuforecast/error.h"
+#include "gpuforecast/file_io.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#ifndef GPUFORECAST_SOURCE_RESOURCES
+#define GPUFORECAST_SOURCE_RESOURCES ""
+#endif
+
+namespace gpuforecast {
+namespace fs = std::filesystem;
+
+std::string resourceDirectory()
+{
+    auto usable = [](const fs::path& p) {
+        std::error_code ec;
+        return !p.empty() && fs::is_directory(p / "gpus", ec);
+    };
+    if (const char* env = std::getenv(kDataDirEnv); env && *env) {
+        if (!usable(env))
+            throwInputError(kDataDirEnv, "", std::string("'") + env + "' has no gpus/ folder");
+        return env;
+    }
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const fs::path installed = exe.parent_path().parent_path() / "share" / "gpuforecast";
+        if (usable(installed))
+            return installed.string();
+    }
+    if (usable(GPUFORECAST_SOURCE_RESOURCES))
+        return GPUFORECAST_SOURCE_RESOURCES;
+    throw ForecastError("cannot find the gpuforecast data folder (set " + std::string(kDataDirEnv) + ")");
+}
+
+std::vector<GpuSpec> loadGpuDirectory(const std::string& dir)
+{
+    std::vector<GpuSpec> out;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        if (entry.path().extension() != ".json")
+            continue;
+        out.push_back(loadGpuSpec(entry.path().string()));
+    }
+    if (ec)
+        throwInputError(dir, "", "cannot list the folder (" + ec.message() + ")");
+    std::sort(out.begin(), out.end(), [](const GpuSpec& a, const GpuSpec& b) { return a.id < b.id; });
+    return out;
+}
+
+const GpuSpec* findGpu(const std::vector<GpuSpec>& catalog, const std::string& id)
+{
+    for (const auto& g : catalog)
+        if (g.id == id)
+            return &g;
+    return nullptr;
+}
+
+GpuSpec resolveGpu(const std::vector<GpuSpec>& catalog, const std::string& idOrPath)
+{
+    if (const GpuSpec* g = findGpu(catalog, idOrPath))
+        return *g;
+    if (endsWith(idOrPath, ".json"))
+        return loadGpuSpec(idOrPath);
+    std::string known;
+    for (const auto& g : catalog)
+        known += (known.empty() ? "" : ", ") + g.id;
+    throwInputError("--gpu", "", "unknown GPU '" + idOrPath + "' (known: " + known + "; or give a spec .json path)");
+}
+
+} // namespace gpuforecast

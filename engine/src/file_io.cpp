@@ -1,0 +1,105 @@
+#include "gpuforecast/file_io.h"
+
+#include "gpuforecast/error.h"
+
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+namespace gpuforecast {
+
+bool endsWith(const std::string& s, const std::string& suffix)
+{
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+namespace {
+
+std::string readGzip(const std::string& path, std::size_t maxBytes)
+{
+    gzFile f = gzopen(path.c_str(), "rb");
+    if (!f)
+        throwInputError(path, "", "cannot open (" + std::string(std::strerror(errno)) + ")");
+    std::string out;
+    char buf[1 << 16];
+    for (;;) {
+        const int n = gzread(f, buf, sizeof buf);
+        if (n < 0) {
+            int err = 0;
+            const std::string msg = gzerror(f, &err);
+            gzclose(f);
+            throwInputError(path, "", "corrupt gzip data (" + msg + ")");
+        }
+        if (n == 0)
+            break;
+        out.append(buf, static_cast<std::size_t>(n));
+        if (out.size() > maxBytes) {
+            gzclose(f);
+            throwInputError(path, "", "larger than the limit of " + std::to_string(maxBytes >> 20) + " MiB");
+        }
+    }
+    // gzread returns 0 both at a clean end and on a truncated stream; gzclose_r reports the latter.
+    const int rc = gzclose(f);
+    if (rc != Z_OK)
+        throwInputError(path, "", "truncated or corrupt gzip file");
+    return out;
+}
+
+} // namespace
+
+std::string readFile(const std::string& path, std::size_t maxBytes)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        throwInputError(path, "", std::filesystem::exists(path, ec) ? "not a regular file" : "no such file");
+    if (endsWith(path, ".gz"))
+        return readGzip(path, maxBytes);
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec)
+        throwInputError(path, "", "cannot read its size (" + ec.message() + ")");
+    if (size > maxBytes)
+        throwInputError(path, "", "larger than the limit of " + std::to_string(maxBytes >> 20) + " MiB");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throwInputError(path, "", "cannot open (" + std::string(std::strerror(errno)) + ")");
+    std::string out(size, '\0');
+    in.read(out.data(), static_cast<std::streamsize>(size));
+    if (!in && !in.eof())
+        throwInputError(path, "", "read failed");
+    out.resize(static_cast<std::size_t>(in.gcount()));
+    return out;
+}
+
+void writeFileAtomically(const std::string& path, const std::string& content)
+{
+    namespace fs = std::filesystem;
+    const fs::path target(path);
+    std::random_device rd;
+    const fs::path tmp = target.parent_path() /
+                         (target.filename().string() + ".tmp-" + std::to_string(rd() % 1000000u));
+    {
+        std::FILE* f = std::fopen(tmp.c_str(), "wb");
+        if (!f)
+            throwInputError(path, "", "cannot write (" + std::string(std::strerror(errno)) + ")");
+        const bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size() &&
+                        std::fflush(f) == 0;
+        if (std::fclose(f) != 0 || !ok) {
+            std::error_code ec;
+            fs::remove(tmp, ec);
+            throwInputError(path, "", "write failed (disk full?)");
+        }
+    }
+    std::error_code ec;
+    fs::rename(tmp, target, ec);
+    if (ec) {
+        fs::remove(tmp, ec);
+        throwInputError(path, "", "cannot replace the file (" + ec.message() + ")");
+    }
+}
+
+} // namespace gpuforecast

@@ -1,0 +1,189 @@
+#include "gpuforecast/gpu_spec.h"
+
+#include "gpuforecast/error.h"
+#include "gpuforecast/file_io.h"
+#include "gpuforecast/json_fields.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cmath>
+#include <sstream>
+
+namespace gpuforecast {
+namespace {
+
+using json = nlohmann::json;
+
+// Ranges are wide enough for any plausible future part and narrow enough to catch unit mistakes
+// (GB/s typed as TB/s) and overflow in the tile x wave arithmetic downstream.
+const std::array<SpecField, 15> kFields{{
+    {"launch_year", "Launch year", "", 1990, 2100, true, false, &GpuSpec::launchYear},
+    {"sm_count", "SMs / CUs", "", 1, 100000, true, false, &GpuSpec::smCount},
+    {"cores_per_sm", "FP32 cores per SM", "", 1, 4096, true, false, &GpuSpec::coresPerSm},
+    {"boost_clock_mhz", "Boost clock", "MHz", 1, 100000, false, false, &GpuSpec::boostClockMhz},
+    {"fp32_gflops", "FP32 peak", "GFLOP/s", 1, 1e8, false, false, &GpuSpec::fp32Gflops},
+    {"fp32_matrix_gflops", "FP32 matrix peak", "GFLOP/s", 1, 1e8, false, true, &GpuSpec::fp32MatrixGflops},
+    {"fp16_tensor_gflops", "FP16 tensor peak", "GFLOP/s", 0, 1e9, false, true, &GpuSpec::fp16TensorGflops},
+    {"bf16_tensor_gflops", "BF16 tensor peak", "GFLOP/s", 0, 1e9, false, true, &GpuSpec::bf16TensorGflops},
+    {"memory_gb", "Memory", "GB", 0.001, 1e6, false, false, &GpuSpec::memoryGb},
+    {"memory_bandwidth_gbps", "Memory bandwidth", "GB/s", 1, 1e7, false, false, &GpuSpec::memoryBandwidthGBps},
+    {"l2_cache_mb", "L2 cache", "MB", 0.001, 1e6, false, false, &GpuSpec::l2CacheMb},
+    {"tdp_w", "Board power", "W", 1, 1e6, false, true, &GpuSpec::tdpW},
+    {"price_usd", "Price", "USD", 0, 1e9, false, true, nullptr},
+    {"interconnect.bandwidth_gbps", "Link bandwidth", "GB/s", 0.001, 1e6, false, true,
+     &GpuSpec::interconnectBandwidthGBps},
+    {"interconnect.latency_us", "Link latency", "us", 0, 1e6, false, true, &GpuSpec::interconnectLatencyUs},
+}};
+
+std::span<const SpecField> fieldTable() { return kFields; }
+
+const SpecField* findField(const std::string& key)
+{
+    for (const auto& f : fieldTable())
+        if (key == f.key)
+            return &f;
+    return nullptr;
+}
+
+void checkRange(const SpecField& f, double v, const std::string& source)
+{
+    std::ostringstream os;
+    if (!std::isfinite(v))
+        os << "expected a finite number, got " << v;
+    else if (v < f.lo || v > f.hi)
+        os << "expected a number in [" << f.lo << ", " << f.hi << "]" << (*f.unit ? " " : "") << f.unit
+           << ", got " << v;
+    else if (f.integral && std::floor(v) != v)
+        os << "expected a whole number, got " << v;
+    else
+        return;
+    throwInputError(source, f.key, os.str());
+}
+
+} // namespace
+
+std::span<const SpecField> specFields() { return fieldTable(); }
+
+GpuSpec gpuSpecFromJson(const json& j, const std::string& source)
+{
+    using namespace json_fields;
+    const Context ctx{source, ""};
+    if (!j.is_object())
+        throwInputError(source, "", "expected a JSON object with the GPU's spec fields");
+    GpuSpec s;
+    s.id = requireString(j, ctx, "id");
+    if (s.id.empty() || s.id.find_first_of("/\\\n") != std::string::npos)
+        throwInputError(source, "id", "must be a non-empty name without slashes");
+    s.name = optionalString(j, ctx, "name").value_or(s.id);
+    s.vendor = optionalString(j, ctx, "vendor").value_or("");
+    s.architecture = optionalString(j, ctx, "architecture").value_or("");
+    s.source = optionalString(j, ctx, "source").value_or("");
+
+    const json* link = nullptr;
+    if (j.contains("interconnect") && !j["interconnect"].is_null()) {
+        link = &requireObject(j, ctx, "interconnect");
+        s.interconnectKind = optionalString(*link, ctx.child("interconnect"), "kind").value_or("");
+    }
+    for (const auto& f : fieldTable()) {
+        const std::string key = f.key;
+        const bool nested = key.rfind("interconnect.", 0) == 0;
+        const json* obj = nested ? link : &j;
+        const Context c = nested ? ctx.child("interconnect") : ctx;
+        const std::string leaf = nested ? key.substr(13) : key;
+        std::optional<double> v;
+        if (obj)
+            v = optionalNumber(*obj, c, leaf, -1e300, 1e300);
+        if (!v) {
+            if (!f.optional)
+                throwInputError(source, key, std::string("missing (expected a number") +
+                                                 (*f.unit ? std::string(" in ") + f.unit : "") + ")");
+            continue;
+        }
+        checkRange(f, *v, source);
+        if (f.member)
+            s.*(f.member) = *v;
+        else
+            s.priceUsd = *v;
+    }
+    if (s.fp32MatrixGflops <= 0)
+        s.fp32MatrixGflops = s.fp32Gflops;
+    return s;
+}
+
+json gpuSpecToJson(const GpuSpec& s)
+{
+    json j;
+    j["id"] = s.id;
+    j["name"] = s.name;
+    j["vendor"] = s.vendor;
+    j["architecture"] = s.architecture;
+    for (const auto& f : fieldTable()) {
+        const std::string key = f.key;
+        double v = 0;
+        if (f.member && f.optional && s.*(f.member) == 0)
+            continue;
+        if (f.member)
+            v = s.*(f.member);
+        else if (s.priceUsd)
+            v = *s.priceUsd;
+        else
+            continue;
+        const json value = f.integral ? json(static_cast<long long>(v)) : json(v);
+        if (key.rfind("interconnect.", 0) == 0)
+            j["interconnect"][key.substr(13)] = value;
+        else
+            j[key] = value;
+    }
+    j["interconnect"]["kind"] = s.interconnectKind;
+    j["source"] = s.source;
+    return j;
+}
+
+GpuSpec loadGpuSpec(const std::string& path)
+{
+    return gpuSpecFromJson(json_fields::parse(readFile(path), path), path);
+}
+
+void saveGpuSpec(const GpuSpec& spec, const std::string& path)
+{
+    validateGpuSpec(spec, path);
+    writeFileAtomically(path, gpuSpecToJson(spec).dump(2) + "\n");
+}
+
+void validateGpuSpec(const GpuSpec& spec, const std::string& source)
+{
+    if (spec.id.empty())
+        throwInputError(source, "id", "must not be empty");
+    for (const auto& f : fieldTable()) {
+        // An optional field left at zero means "not given" (a spec sheet without a price or a link).
+        if (f.member && !(f.optional && spec.*(f.member) == 0))
+            checkRange(f, spec.*(f.member), source);
+        else if (!f.member && spec.priceUsd)
+            checkRange(f, *spec.priceUsd, source);
+    }
+}
+
+std::optional<double> specFieldValue(const GpuSpec& spec, const std::string& key)
+{
+    const SpecField* f = findField(key);
+    if (!f)
+        return std::nullopt;
+    if (f->member)
+        return spec.*(f->member);
+    return spec.priceUsd;
+}
+
+void setSpecField(GpuSpec& spec, const std::string& key, double value)
+{
+    const SpecField* f = findField(key);
+    if (!f)
+        throwInputError(spec.id, key, "unknown spec field");
+    checkRange(*f, value, spec.id);
+    if (f->member)
+        spec.*(f->member) = value;
+    else
+        spec.priceUsd = value;
+}
+
+} // namespace gpuforecast

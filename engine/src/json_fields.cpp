@@ -1,0 +1,137 @@
+#include "gpuforecast/json_fields.h"
+
+#include "gpuforecast/error.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace gpuforecast {
+
+void throwInputError(const std::string& source, const std::string& field, const std::string& what)
+{
+    std::string msg = source;
+    if (!field.empty())
+        msg += ": " + field;
+    msg += ": " + what;
+    throw ForecastError(msg);
+}
+
+namespace json_fields {
+namespace {
+
+std::string describeRange(double lo, double hi)
+{
+    std::ostringstream os;
+    os << "a number in [" << lo << ", " << hi << "]";
+    return os.str();
+}
+
+const nlohmann::json* find(const nlohmann::json& j, const std::string& key)
+{
+    if (!j.is_object())
+        return nullptr;
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null())
+        return nullptr;
+    return &*it;
+}
+
+double checkedNumber(const nlohmann::json& v, const Context& ctx, const std::string& key, double lo, double hi)
+{
+    if (!v.is_number())
+        throwInputError(ctx.source, ctx.name(key), "expected " + describeRange(lo, hi) + ", got " +
+                                                       std::string(v.type_name()));
+    const double x = v.get<double>();
+    if (!std::isfinite(x) || x < lo || x > hi) {
+        std::ostringstream os;
+        os << "expected " << describeRange(lo, hi) << ", got " << x;
+        throwInputError(ctx.source, ctx.name(key), os.str());
+    }
+    return x;
+}
+
+long long checkedInteger(const nlohmann::json& v, const Context& ctx, const std::string& key, long long lo,
+                         long long hi)
+{
+    const double x = checkedNumber(v, ctx, key, double(lo), double(hi));
+    if (std::floor(x) != x)
+        throwInputError(ctx.source, ctx.name(key), "expected a whole number, got " + v.dump());
+    return static_cast<long long>(x);
+}
+
+} // namespace
+
+const nlohmann::json& requireObject(const nlohmann::json& j, const Context& ctx, const std::string& key)
+{
+    const auto* v = find(j, key);
+    if (!v)
+        throwInputError(ctx.source, ctx.name(key), "missing (expected an object)");
+    if (!v->is_object())
+        throwInputError(ctx.source, ctx.name(key), "expected an object, got " + std::string(v->type_name()));
+    return *v;
+}
+
+std::string requireString(const nlohmann::json& j, const Context& ctx, const std::string& key)
+{
+    auto s = optionalString(j, ctx, key);
+    if (!s)
+        throwInputError(ctx.source, ctx.name(key), "missing (expected a string)");
+    return *s;
+}
+
+std::optional<std::string> optionalString(const nlohmann::json& j, const Context& ctx, const std::string& key)
+{
+    const auto* v = find(j, key);
+    if (!v)
+        return std::nullopt;
+    if (!v->is_string())
+        throwInputError(ctx.source, ctx.name(key), "expected a string, got " + std::string(v->type_name()));
+    return v->get<std::string>();
+}
+
+double requireNumber(const nlohmann::json& j, const Context& ctx, const std::string& key, double lo, double hi)
+{
+    const auto* v = find(j, key);
+    if (!v)
+        throwInputError(ctx.source, ctx.name(key), "missing (expected " + describeRange(lo, hi) + ")");
+    return checkedNumber(*v, ctx, key, lo, hi);
+}
+
+long long requireInteger(const nlohmann::json& j, const Context& ctx, const std::string& key, long long lo,
+                         long long hi)
+{
+    const auto* v = find(j, key);
+    if (!v)
+        throwInputError(ctx.source, ctx.name(key), "missing (expected a whole number)");
+    return checkedInteger(*v, ctx, key, lo, hi);
+}
+
+std::optional<double> optionalNumber(const nlohmann::json& j, const Context& ctx, const std::string& key,
+                                     double lo, double hi)
+{
+    const auto* v = find(j, key);
+    if (!v)
+        return std::nullopt;
+    return checkedNumber(*v, ctx, key, lo, hi);
+}
+
+std::optional<long long> optionalInteger(const nlohmann::json& j, const Context& ctx, const std::string& key,
+                                         long long lo, long long hi)
+{
+    const auto* v = find(j, key);
+    if (!v)
+        return std::nullopt;
+    return checkedInteger(*v, ctx, key, lo, hi);
+}
+
+nlohmann::json parse(const std::string& text, const std::string& source)
+{
+    try {
+        return nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        throwInputError(source, "", std::string("not valid JSON (") + e.what() + ")");
+    }
+}
+
+} // namespace json_fields
+} // namespace gpuforecast

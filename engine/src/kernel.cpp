@@ -1,0 +1,149 @@
+#include "gpuforecast/kernel.h"
+
+#include "gpuforecast/error.h"
+
+#include <utility>
+
+namespace gpuforecast {
+namespace {
+
+struct NamedTraits {
+    std::string_view name;
+    VectorOpTraits traits;
+};
+
+// Flop counts per element are deliberately rough: these kernels are memory-bound on every GPU we
+// know, and what matters is that gelu/tanh are costlier than add so the features can tell them apart.
+constexpr NamedTraits kVectorOps[] = {
+    {"add", {OpClass::Elementwise, 2, 1}},   {"sub", {OpClass::Elementwise, 2, 1}},
+    {"mul", {OpClass::Elementwise, 2, 1}},   {"div", {OpClass::Elementwise, 2, 1}},
+    {"pow", {OpClass::Elementwise, 2, 4}},   {"addu", {OpClass::Elementwise, 1, 1}},
+    {"mulu", {OpClass::Elementwise, 1, 1}},  {"divu", {OpClass::Elementwise, 1, 1}},
+    {"powu", {OpClass::Elementwise, 1, 4}},  {"relu", {OpClass::Elementwise, 1, 1}},
+    {"gelu", {OpClass::Elementwise, 1, 16}}, {"tanh", {OpClass::Elementwise, 1, 12}},
+    {"silu", {OpClass::Elementwise, 1, 8}},  {"sigmoid", {OpClass::Elementwise, 1, 8}},
+    {"exp", {OpClass::Elementwise, 1, 8}},   {"softmax", {OpClass::Softmax, 1, 5}},
+    {"ln", {OpClass::LayerNorm, 1, 8}},      {"rmsnorm", {OpClass::LayerNorm, 1, 6}},
+};
+
+constexpr long long kMaxDim = 1LL << 31; // beyond this the int32 indexing of real kernels breaks anyway
+
+} // namespace
+
+std::string_view opClassName(OpClass c)
+{
+    switch (c) {
+    case OpClass::Bmm: return "bmm";
+    case OpClass::Linear: return "linear";
+    case OpClass::Elementwise: return "elementwise";
+    case OpClass::Softmax: return "softmax";
+    case OpClass::LayerNorm: return "ln";
+    case OpClass::Other: return "other";
+    }
+    return "other";
+}
+
+std::optional<OpClass> opClassFromName(std::string_view name)
+{
+    for (OpClass c : {OpClass::Bmm, OpClass::Linear, OpClass::Elementwise, OpClass::Softmax, OpClass::LayerNorm,
+                      OpClass::Other})
+        if (opClassName(c) == name)
+            return c;
+    return std::nullopt;
+}
+
+std::optional<VectorOpTraits> vectorOpTraits(std::string_view op)
+{
+    for (const auto& t : kVectorOps)
+        if (t.name == op)
+            return t.traits;
+    return std::nullopt;
+}
+
+std::optional<OpClass> classifyOp(std::string_view op)
+{
+    if (op == "bmm")
+        return OpClass::Bmm;
+    if (op == "linear")
+        return OpClass::Linear;
+    if (auto t = vectorOpTraits(op))
+        return t->opClass;
+    return std::nullopt;
+}
+
+Kernel Kernel::gemm(std::string op, long long b, long long m, long long n, long long k)
+{
+    Kernel x;
+    x.opClass = op == "linear" ? OpClass::Linear : OpClass::Bmm;
+    x.op = std::move(op);
+    x.b = b;
+    x.m = m;
+    x.n = n;
+    x.k = k;
+    return x;
+}
+
+Kernel Kernel::vector(std::string op, long long rows, long long h)
+{
+    Kernel x;
+    x.opClass = classifyOp(op).value_or(OpClass::Other);
+    x.op = std::move(op);
+    x.b = rows;
+    x.h = h;
+    return x;
+}
+
+Kernel Kernel::memory(std::string op, double bytes)
+{
+    Kernel x;
+    x.op = std::move(op);
+    x.opClass = OpClass::Other;
+    x.fallbackBytes = bytes;
+    return x;
+}
+
+double Kernel::flops() const
+{
+    if (isGemm())
+        return 2.0 * double(b) * double(m) * double(n) * double(k);
+    if (auto t = vectorOpTraits(op))
+        return elements() * t->flopsPerElement;
+    return 0;
+}
+
+double Kernel::bytes() const
+{
+    constexpr double kFloat = 4;
+    if (isGemm())
+        return kFloat * double(b) * (double(m) * n + double(n) * k + double(m) * k);
+    if (auto t = vectorOpTraits(op))
+        return kFloat * elements() * (t->tensorInputs + 1);
+    return fallbackBytes;
+}
+
+void validateKernel(const Kernel& k, const std::string& source)
+{
+    auto check = [&](const char* field, long long v) {
+        if (v < 1 || v > kMaxDim)
+            throwInputError(source, field, "expected a whole number in [1, " + std::to_string(kMaxDim) + "], got " +
+                                               std::to_string(v));
+    };
+    if (k.opClass == OpClass::Other) {
+        if (!(k.fallbackBytes >= 0) || k.fallbackBytes > 1e18)
+            throwInputError(source, "bytes", "expected a byte count in [0, 1e18]");
+        return;
+    }
+    check("b", k.b);
+    if (k.isGemm()) {
+        check("m", k.m);
+        check("n", k.n);
+        check("k", k.k);
+    } else {
+        check("h", k.h);
+    }
+    // Total work must stay far inside double's exact integer range for waves to be exact.
+    if (k.flops() > 1e21 || k.bytes() > 1e18)
+        throwInputError(source, k.isGemm() ? "b*m*n*k" : "b*h", "kernel too large to forecast (over 1e21 FLOPs)");
+}
+
+} // namespace gpuforecast

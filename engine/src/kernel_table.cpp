@@ -1,0 +1,120 @@
+#include "gpuforecast/kernel_table.h"
+
+#include "gpuforecast/csv.h"
+#include "gpuforecast/error.h"
+#include "gpuforecast/file_io.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace gpuforecast {
+namespace {
+
+long long parseDim(const std::string& s, const std::string& source, const std::string& where)
+{
+    if (s.empty())
+        throwInputError(source, where, "missing (expected a whole number)");
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(s.c_str(), &end, 10);
+    if (errno == ERANGE || end == s.c_str() || *end != '\0')
+        throwInputError(source, where, "expected a whole number, got '" + s + "'");
+    return v;
+}
+
+double parseNumber(const std::string& s, const std::string& source, const std::string& where)
+{
+    errno = 0;
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || end == s.c_str() || *end != '\0' || !std::isfinite(v))
+        throwInputError(source, where, "expected a finite number, got '" + s + "'");
+    return v;
+}
+
+} // namespace
+
+std::optional<std::size_t> KernelTable::column(const std::string& name) const
+{
+    for (std::size_t i = 0; i < header.size(); ++i)
+        if (header[i] == name)
+            return i;
+    return std::nullopt;
+}
+
+KernelTable parseKernelTable(const std::string& text, const std::string& source, TableContent content)
+{
+    auto rows = csv::parse(text, source);
+    if (rows.empty())
+        throwInputError(source, "header", "empty file (expected a header op,gpu,b,m,n,k,h)");
+    KernelTable t;
+    t.source = source;
+    t.header = std::move(rows.front());
+    auto need = [&](const char* name) {
+        auto c = t.column(name);
+        if (!c)
+            throwInputError(source, std::string("header"), std::string("missing column '") + name + "'");
+        return *c;
+    };
+    const std::size_t cOp = need("op"), cGpu = need("gpu"), cB = need("b"), cM = need("m"), cN = need("n"),
+                      cK = need("k"), cH = need("h");
+    std::size_t cLat = 0, cName = 0;
+    std::optional<std::size_t> cGx, cGy, cGz;
+    if (content == TableContent::WithMeasurements) {
+        cLat = need("latency_ms");
+        cName = t.column("kernel").value_or(SIZE_MAX);
+        cGx = t.column("grid_x");
+        cGy = t.column("grid_y");
+        cGz = t.column("grid_z");
+    }
+    t.rows.reserve(rows.size() - 1);
+    for (std::size_t r = 1; r < rows.size(); ++r) {
+        auto& cells = rows[r];
+        const std::string line = "line " + std::to_string(r + 1);
+        if (cells.size() != t.header.size())
+            throwInputError(source, line, "expected " + std::to_string(t.header.size()) + " columns, got " +
+                                              std::to_string(cells.size()));
+        KernelRow row;
+        const std::string& op = cells[cOp];
+        const auto cls = classifyOp(op);
+        if (!cls)
+            throwInputError(source, line + " op", "unknown operator '" + op +
+                                                      "' (expected bmm, linear, add, addu, mul, mulu, div, divu, "
+                                                      "pow, powu, relu, gelu, tanh, softmax or ln)");
+        row.gpu = cells[cGpu];
+        if (row.gpu.empty())
+            throwInputError(source, line + " gpu", "missing GPU id");
+        if (*cls == OpClass::Bmm || *cls == OpClass::Linear)
+            row.kernel = Kernel::gemm(op, parseDim(cells[cB], source, line + " b"), parseDim(cells[cM], source, line + " m"),
+                                      parseDim(cells[cN], source, line + " n"), parseDim(cells[cK], source, line + " k"));
+        else
+            row.kernel = Kernel::vector(op, parseDim(cells[cB], source, line + " b"),
+                                        parseDim(cells[cH], source, line + " h"));
+        validateKernel(row.kernel, source + ": " + line);
+        if (content == TableContent::WithMeasurements) {
+            Measurement m;
+            m.latencyMs = parseNumber(cells[cLat], source, line + " latency_ms");
+            if (m.latencyMs <= 0)
+                throwInputError(source, line + " latency_ms", "expected a positive latency");
+            if (cName != SIZE_MAX)
+                m.kernelName = cells[cName];
+            if (cGx && cGy && cGz && !cells[*cGx].empty()) {
+                m.gridX = parseDim(cells[*cGx], source, line + " grid_x");
+                m.gridY = parseDim(cells[*cGy], source, line + " grid_y");
+                m.gridZ = parseDim(cells[*cGz], source, line + " grid_z");
+            }
+            t.measurements.push_back(std::move(m));
+        }
+        row.cells = std::move(cells);
+        t.rows.push_back(std::move(row));
+    }
+    return t;
+}
+
+KernelTable readKernelTable(const std::string& path, TableContent content)
+{
+    return parseKernelTable(readFile(path, kMaxTableBytes), path, content);
+}
+
+} // namespace gpuforecast

@@ -1,0 +1,204 @@
+#include "gpuforecast/tiling.h"
+
+#include "gpuforecast/error.h"
+#include "gpuforecast/file_io.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <regex>
+#include <sstream>
+
+namespace gpuforecast {
+
+std::optional<GemmTile> parseGemmKernelName(const std::string& kernelName)
+{
+    static const std::regex tileRe(R"((\d+)x(\d+))");
+    std::smatch m;
+    if (!std::regex_search(kernelName, m, tileRe))
+        return std::nullopt;
+    GemmTile t;
+    t.alongK = std::stoi(m[1].str());
+    t.alongM = std::stoi(m[2].str());
+    if (t.alongK <= 0 || t.alongM <= 0 || t.alongK > 1024 || t.alongM > 1024)
+        return std::nullopt;
+    return t;
+}
+
+double vectorTileElements(const Kernel& k)
+{
+    switch (k.opClass) {
+    case OpClass::Elementwise:
+        return 512; // vectorized_elementwise_kernel: 128 threads x 4 elements
+    case OpClass::LayerNorm:
+        return double(k.h); // one row per block
+    case OpClass::Softmax: {
+        if (k.h > 1024)
+            return double(k.h); // cunn_SoftMaxForward: one row per block
+        // softmax_warp_forward: a warp (up to 32 lanes) per row, 128 threads per block,
+        // two rows per warp while a row fits in 128 elements.
+        long long pow2 = 1;
+        while (pow2 < k.h)
+            pow2 <<= 1;
+        const long long warpSize = std::min<long long>(pow2, 32);
+        const long long rowsPerWarp = pow2 <= 128 ? 2 : 1;
+        const long long rowsPerBlock = (128 / warpSize) * rowsPerWarp;
+        return double(rowsPerBlock * k.h);
+    }
+    default:
+        return std::max(1.0, double(k.h));
+    }
+}
+
+void TileDatabase::addGpu(const ReferenceGpu& gpu)
+{
+    for (auto& g : gpus_)
+        if (g.id == gpu.id) {
+            g = gpu;
+            return;
+        }
+    gpus_.push_back(gpu);
+}
+
+void TileDatabase::add(const std::string& gpuId, OpClass opClass, long long b, long long m, long long n, long long k,
+                       const GemmTile& tile)
+{
+    auto lg = [](long long v) { return float(std::log2(double(std::max(1LL, v)))); };
+    entries_[{gpuId, opClass}].push_back(Entry{lg(b), lg(m), lg(n), lg(k), tile, b, m, n, k});
+}
+
+std::string TileDatabase::referenceFor(const GpuSpec& target) const
+{
+    // Distance in log spec space: the shape of the machine (SMs, per-SM compute, bandwidth, cache)
+    // is what cuBLAS's heuristics react to.
+    auto feat = [](double sm, double fp32, double bw, double l2) {
+        return std::array<double, 4>{std::log(sm), std::log(fp32 / sm), std::log(bw), std::log(l2)};
+    };
+    const auto t = feat(target.smCount, target.fp32Gflops, target.memoryBandwidthGBps, target.l2CacheMb);
+    std::string best;
+    double bestD = std::numeric_limits<double>::infinity();
+    for (const auto& g : gpus_) {
+        if (g.id == target.id || !entries_.count({g.id, OpClass::Bmm}))
+            continue;
+        const auto f = feat(g.smCount, g.fp32Gflops, g.bandwidthGBps, g.l2CacheMb);
+        double d = 0;
+        for (std::size_t i = 0; i < f.size(); ++i)
+            d += (f[i] - t[i]) * (f[i] - t[i]);
+        if (d < bestD) {
+            bestD = d;
+            best = g.id;
+        }
+    }
+    return best;
+}
+
+GemmTile TileDatabase::lookup(const std::string& referenceId, OpClass opClass, long long b, long long m, long long n,
+                              long long k) const
+{
+    auto it = entries_.find({referenceId, opClass});
+    if (it == entries_.end())
+        it = entries_.find({referenceId, opClass == OpClass::Linear ? OpClass::Bmm : OpClass::Linear});
+    if (it == entries_.end() || it->second.empty())
+        return GemmTile{};
+    const float lb = float(std::log2(double(b))), lm = float(std::log2(double(m))),
+                ln = float(std::log2(double(n))), lk = float(std::log2(double(k)));
+    const Entry* best = nullptr;
+    float bestD = std::numeric_limits<float>::infinity();
+    for (const auto& e : it->second) {
+        const float d = (e.logB - lb) * (e.logB - lb) + (e.logM - lm) * (e.logM - lm) +
+                        (e.logN - ln) * (e.logN - ln) + (e.logK - lk) * (e.logK - lk);
+        if (d < bestD) {
+            bestD = d;
+            best = &e;
+        }
+    }
+    GemmTile tile = best->tile;
+    // A split of the reduction only makes sense when the reduction is long enough to share.
+    tile.reductionSplit = int(std::clamp<long long>(tile.reductionSplit, 1, std::max(1LL, n / 32)));
+    return tile;
+}
+
+GemmTile TileDatabase::tileFor(const GpuSpec& target, const Kernel& k) const
+{
+    const std::string ref = referenceFor(target);
+    if (ref.empty())
+        return GemmTile{};
+    return lookup(ref, k.opClass, k.b, k.m, k.n, k.k);
+}
+
+std::vector<std::string> TileDatabase::gpuIds() const
+{
+    std::vector<std::string> ids;
+    for (const auto& g : gpus_)
+        ids.push_back(g.id);
+    return ids;
+}
+
+std::size_t TileDatabase::size() const
+{
+    std::size_t n = 0;
+    for (const auto& [key, v] : entries_)
+        n += v.size();
+    return n;
+}
+
+std::string TileDatabase::serialize() const
+{
+    std::ostringstream os;
+    os.precision(10);
+    for (const auto& g : gpus_)
+        os << "#gpu," << g.id << ',' << g.smCount << ',' << g.fp32Gflops << ',' << g.bandwidthGBps << ','
+           << g.l2CacheMb << '\n';
+    os << "gpu,op,b,m,n,k,along_k,along_m,split\n";
+    for (const auto& [key, v] : entries_)
+        for (const auto& e : v)
+            os << key.first << ',' << opClassName(key.second) << ',' << e.b << ',' << e.m << ',' << e.n << ','
+               << e.k << ',' << e.tile.alongK << ',' << e.tile.alongM << ',' << e.tile.reductionSplit << '\n';
+    return os.str();
+}
+
+TileDatabase TileDatabase::parse(const std::string& text, const std::string& source)
+{
+    TileDatabase db;
+    std::istringstream in(text);
+    std::string line;
+    std::size_t lineNo = 0;
+    while (std::getline(in, line)) {
+        ++lineNo;
+        if (line.empty() || line.rfind("gpu,op,", 0) == 0)
+            continue;
+        std::vector<std::string> f;
+        std::stringstream ls(line);
+        for (std::string cell; std::getline(ls, cell, ',');)
+            f.push_back(cell);
+        const std::string where = "line " + std::to_string(lineNo);
+        try {
+            if (line[0] == '#') {
+                if (f.size() != 6 || f[0] != "#gpu")
+                    throwInputError(source, where, "expected #gpu,<id>,<sm>,<fp32>,<bw>,<l2>");
+                db.addGpu({f[1], std::stod(f[2]), std::stod(f[3]), std::stod(f[4]), std::stod(f[5])});
+                continue;
+            }
+            if (f.size() != 9)
+                throwInputError(source, where, "expected 9 columns, got " + std::to_string(f.size()));
+            const auto cls = opClassFromName(f[1]);
+            if (!cls || (*cls != OpClass::Bmm && *cls != OpClass::Linear))
+                throwInputError(source, where + " op", "expected bmm or linear, got '" + f[1] + "'");
+            GemmTile t{std::stoi(f[6]), std::stoi(f[7]), std::stoi(f[8])};
+            const long long b = std::stoll(f[2]), m = std::stoll(f[3]), n = std::stoll(f[4]), k = std::stoll(f[5]);
+            if (b < 1 || m < 1 || n < 1 || k < 1 || t.alongK < 1 || t.alongM < 1 || t.reductionSplit < 1)
+                throwInputError(source, where, "dimensions and tiles must be positive");
+            db.add(f[0], *cls, b, m, n, k, t);
+        } catch (const std::logic_error&) { // stoi/stod: invalid_argument, out_of_range
+            throwInputError(source, where, "not a number where one was expected");
+        }
+    }
+    return db;
+}
+
+TileDatabase TileDatabase::load(const std::string& path)
+{
+    return parse(readFile(path, kMaxTableBytes), path);
+}
+
+} // namespace gpuforecast

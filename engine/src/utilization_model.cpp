@@ -1,0 +1,177 @@
+#include "gpuforecast/utilization_model.h"
+
+#include "gpuforecast/error.h"
+#include "gpuforecast/file_io.h"
+#include "gpuforecast/json_fields.h"
+
+#include <cmath>
+
+namespace gpuforecast {
+namespace {
+
+constexpr const char* kFormat = "gpuforecast-utilization-1";
+
+nlohmann::json vectorToJson(const Eigen::VectorXd& v)
+{
+    nlohmann::json a = nlohmann::json::array();
+    for (Eigen::Index i = 0; i < v.size(); ++i)
+        a.push_back(v(i));
+    return a;
+}
+
+Eigen::VectorXd vectorFromJson(const nlohmann::json& j, const std::string& source, const std::string& field,
+                               Eigen::Index size, bool positive)
+{
+    if (!j.contains(field) || !j[field].is_array() || Eigen::Index(j[field].size()) != size)
+        throwInputError(source, field, "expected an array of " + std::to_string(size) + " numbers");
+    Eigen::VectorXd v(size);
+    for (Eigen::Index i = 0; i < size; ++i) {
+        const auto& x = j[field][std::size_t(i)];
+        if (!x.is_number() || !std::isfinite(x.get<double>()) || (positive && x.get<double>() <= 0))
+            throwInputError(source, field + "[" + std::to_string(i) + "]",
+                            positive ? "expected a positive finite number" : "expected a finite number");
+        v(i) = x.get<double>();
+    }
+    return v;
+}
+
+// A few fixed feature vectors whose outputs are stored with the weights: loading recomputes them,
+// so a file edited by hand or damaged in transit is caught before it forecasts anything.
+Eigen::MatrixXd selfTestInputs(const Eigen::VectorXd& mean, const Eigen::VectorXd& scale)
+{
+    Eigen::MatrixXd x(mean.size(), 3);
+    for (Eigen::Index i = 0; i < mean.size(); ++i) {
+        x(i, 0) = mean(i);
+        x(i, 1) = mean(i) + scale(i);
+        x(i, 2) = mean(i) - 0.5 * scale(i);
+    }
+    return x;
+}
+
+} // namespace
+
+UtilizationModel::UtilizationModel(OpClass opClass, Eigen::VectorXd featureMean, Eigen::VectorXd featureScale,
+                                   std::vector<Mlp> members, nlohmann::json provenance)
+    : opClass_(opClass), featureMean_(std::move(featureMean)), featureScale_(std::move(featureScale)),
+      members_(std::move(members)), provenance_(std::move(provenance))
+{
+    if (featureMean_.size() != kFeatureCount || featureScale_.size() != kFeatureCount)
+        throw ForecastError("utilization model: normalisation must have " + std::to_string(kFeatureCount) + " entries");
+    if (members_.empty())
+        throw ForecastError("utilization model: no networks");
+    for (const auto& m : members_)
+        if (m.inputSize() != kFeatureCount || m.outputSize() != 2)
+            throw ForecastError("utilization model: each network must map " + std::to_string(kFeatureCount) +
+                                " features to 2 outputs");
+}
+
+Eigen::MatrixXd UtilizationModel::normalize(const Eigen::MatrixXd& raw) const
+{
+    return ((raw.colwise() - featureMean_).array().colwise() / featureScale_.array()).matrix();
+}
+
+Eigen::MatrixXd UtilizationModel::alphaGamma(const Eigen::MatrixXd& rawFeatures, std::size_t member) const
+{
+    Eigen::MatrixXd z = members_.at(member).forward(normalize(rawFeatures));
+    applyActivation(Activation::Sigmoid, z);
+    return z;
+}
+
+nlohmann::json UtilizationModel::toJson() const
+{
+    nlohmann::json j;
+    j["format"] = kFormat;
+    j["op_class"] = std::string(opClassName(opClass_));
+    j["features"] = nlohmann::json::array();
+    for (auto n : kFeatureNames)
+        j["features"].push_back(std::string(n));
+    j["feature_mean"] = vectorToJson(featureMean_);
+    j["feature_scale"] = vectorToJson(featureScale_);
+    j["output"] = "utilization = gamma * (1 - alpha / waves); alpha, gamma = sigmoid(network outputs)";
+    j["ensemble"] = nlohmann::json::array();
+    for (const auto& m : members_)
+        j["ensemble"].push_back(m.toJson());
+    j["provenance"] = provenance_;
+    const Eigen::MatrixXd x = selfTestInputs(featureMean_, featureScale_);
+    nlohmann::json tests = nlohmann::json::array();
+    for (Eigen::Index c = 0; c < x.cols(); ++c) {
+        nlohmann::json t;
+        t["features"] = vectorToJson(x.col(c));
+        nlohmann::json outs = nlohmann::json::array();
+        for (std::size_t m = 0; m < members_.size(); ++m)
+            outs.push_back(vectorToJson(alphaGamma(x.col(c), m).col(0)));
+        t["alpha_gamma"] = outs;
+        tests.push_back(t);
+    }
+    j["self_test"] = tests;
+    return j;
+}
+
+UtilizationModel UtilizationModel::fromJson(const nlohmann::json& j, const std::string& source)
+{
+    using namespace json_fields;
+    const Context ctx{source, ""};
+    if (!j.is_object())
+        throwInputError(source, "", "expected a JSON object (utilization weights)");
+    if (requireString(j, ctx, "format") != kFormat)
+        throwInputError(source, "format", std::string("expected \"") + kFormat + "\"");
+    const auto cls = opClassFromName(requireString(j, ctx, "op_class"));
+    if (!cls || *cls == OpClass::Other)
+        throwInputError(source, "op_class", "expected bmm, linear, elementwise, softmax or ln");
+    if (!j.contains("features") || !j["features"].is_array() || j["features"].size() != kFeatureCount)
+        throwInputError(source, "features", "expected the " + std::to_string(kFeatureCount) + " feature names");
+    for (std::size_t i = 0; i < kFeatureCount; ++i)
+        if (!j["features"][i].is_string() || j["features"][i].get<std::string>() != kFeatureNames[i])
+            throwInputError(source, "features[" + std::to_string(i) + "]",
+                            "expected \"" + std::string(kFeatureNames[i]) + "\" (weights from another version?)");
+    Eigen::VectorXd mean = vectorFromJson(j, source, "feature_mean", kFeatureCount, false);
+    Eigen::VectorXd scale = vectorFromJson(j, source, "feature_scale", kFeatureCount, true);
+    if (!j.contains("ensemble") || !j["ensemble"].is_array() || j["ensemble"].empty() || j["ensemble"].size() > 64)
+        throwInputError(source, "ensemble", "expected an array of 1 to 64 networks");
+    std::vector<Mlp> members;
+    for (std::size_t i = 0; i < j["ensemble"].size(); ++i) {
+        const std::string f = "ensemble[" + std::to_string(i) + "]";
+        Mlp m = Mlp::fromJson(j["ensemble"][i], source, f);
+        if (m.inputSize() != kFeatureCount || m.outputSize() != 2)
+            throwInputError(source, f, "expected a network from " + std::to_string(kFeatureCount) +
+                                           " features to 2 outputs (alpha, gamma)");
+        members.push_back(std::move(m));
+    }
+    UtilizationModel model(*cls, mean, scale, std::move(members),
+                           j.contains("provenance") ? j["provenance"] : nlohmann::json::object());
+    if (j.contains("self_test")) {
+        const auto& tests = j["self_test"];
+        if (!tests.is_array())
+            throwInputError(source, "self_test", "expected an array");
+        for (std::size_t t = 0; t < tests.size(); ++t) {
+            const std::string f = "self_test[" + std::to_string(t) + "]";
+            if (!tests[t].is_object())
+                throwInputError(source, f, "expected an object");
+            const Eigen::VectorXd x = vectorFromJson(tests[t], source, "features", kFeatureCount, false);
+            const auto& outs = tests[t].contains("alpha_gamma") ? tests[t]["alpha_gamma"] : nlohmann::json();
+            if (!outs.is_array() || outs.size() != model.memberCount())
+                throwInputError(source, f + ".alpha_gamma", "expected one pair per network");
+            for (std::size_t m = 0; m < outs.size(); ++m) {
+                const Eigen::VectorXd got = model.alphaGamma(x, m).col(0);
+                for (std::size_t o = 0; o < 2; ++o) {
+                    if (!outs[m].is_array() || outs[m].size() != 2 || !outs[m][o].is_number())
+                        throwInputError(source, f + ".alpha_gamma", "expected pairs of numbers");
+                    if (std::abs(got(Eigen::Index(o)) - outs[m][o].get<double>()) > 1e-9)
+                        throwInputError(source, f,
+                                        "the weights do not reproduce their stored self-test outputs "
+                                        "(file damaged or edited)");
+                }
+            }
+        }
+    }
+    return model;
+}
+
+UtilizationModel UtilizationModel::load(const std::string& path)
+{
+    return fromJson(json_fields::parse(readFile(path), path), path);
+}
+
+void UtilizationModel::save(const std::string& path) const { writeFileAtomically(path, toJson().dump() + "\n"); }
+
+} // namespace gpuforecast
