@@ -7,5 +7,7 @@ namespace gpuforecast::cli {
 // Each returns the process exit code; input errors are thrown (ForecastError / UsageError).
 int runGpus(const std::vector<std::string>& args);
 int runKernels(const std::vector<std::string>& args);
+int runTrain(const std::vector<std::string>& args);
+int runEvaluate(const std::vector<std::string>& args);
 
 } // namespace gpuforecast::cli

@@ -23,6 +23,10 @@ const char* kUsage =
     "commands:\n"
     "  gpus                                  list known GPUs\n"
     "  kernels --in K.csv[.gz] [--out P.csv] forecast each kernel row (adds pred_ms)\n"
+    "  train --data DIR --out DIR [--holdout GPU] [--seed S] [--ensemble K] [--epochs N]\n"
+    "                                        train the utilization networks from measurements\n"
+    "  evaluate --in K.csv[.gz] [--weights DIR] [--roofline-only] [--gpu ID]\n"
+    "                                        MAPE per GPU and operator class\n"
     "  --version                             print the version\n";
 
 } // namespace
@@ -42,6 +46,8 @@ int main(int argc, char** argv)
     const std::map<std::string, int (*)(const std::vector<std::string>&)> commands{
         {"gpus", cli::runGpus},
         {"kernels", cli::runKernels},
+        {"train", cli::runTrain},
+        {"evaluate", cli::runEvaluate},
     };
     const auto it = commands.find(args[0]);
     if (it == commands.end()) {

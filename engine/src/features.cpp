@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace gpuforecast {
 
@@ -15,10 +16,26 @@ FeatureVector kernelFeatures(const KernelGeometry& g, const GpuSpec& gpu)
     return {
         safeLog(1e6 * g.tileFlops / perSmFlops),
         safeLog(1e6 * g.tileBytes / perSmBandwidth),
-        safeLog(footprint / (gpu.memoryBytes() / sm)),
-        safeLog(footprint / (gpu.l2Bytes() / sm)),
-        safeLog(g.waves),
+        std::getenv("GF_NOMEM") ? 0.0 : safeLog(footprint / (gpu.memoryBytes() / sm)),
+        std::getenv("GF_NOL2") ? 0.0 : safeLog(footprint / (gpu.l2Bytes() / sm)),
+        std::getenv("GF_NOWAVES") ? 0.0 : safeLog(g.waves),
     };
+}
+
+double withLaunchFloor(double seconds, double floorSeconds)
+{
+    if (floorSeconds <= 0)
+        return seconds;
+    const double s = kFloorSharpness;
+    const double hi = std::max(seconds, floorSeconds), lo = std::min(seconds, floorSeconds);
+    return hi * std::pow(1.0 + std::pow(lo / hi, s), 1.0 / s);
+}
+
+double launchFloorSlope(double seconds, double floorSeconds)
+{
+    if (floorSeconds <= 0)
+        return 1.0;
+    return 1.0 / (1.0 + std::pow(floorSeconds / seconds, kFloorSharpness));
 }
 
 } // namespace gpuforecast

@@ -102,4 +102,23 @@ void writeFileAtomically(const std::string& path, const std::string& content)
     }
 }
 
+void writeGzipFileAtomically(const std::string& path, const std::string& content)
+{
+    z_stream zs{};
+    // windowBits 15 + 16 selects the gzip wrapper, so `zcat` reads the result.
+    if (deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        throwInputError(path, "", "cannot start compression");
+    std::string out(deflateBound(&zs, uLong(content.size())) + 64, '\0');
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(content.data()));
+    zs.avail_in = uInt(content.size());
+    zs.next_out = reinterpret_cast<Bytef*>(out.data());
+    zs.avail_out = uInt(out.size());
+    const int rc = deflate(&zs, Z_FINISH);
+    out.resize(zs.total_out);
+    deflateEnd(&zs);
+    if (rc != Z_STREAM_END)
+        throwInputError(path, "", "compression failed");
+    writeFileAtomically(path, out);
+}
+
 } // namespace gpuforecast

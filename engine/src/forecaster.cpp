@@ -100,7 +100,8 @@ std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels,
             for (std::size_t j = 0; j < idx.size(); ++j) {
                 const auto& g = out[idx[j]].geometry;
                 const double u = utilizationFrom(ag(0, Eigen::Index(j)), ag(1, Eigen::Index(j)), g.waves);
-                logSeconds(Eigen::Index(m), Eigen::Index(j)) = std::log(g.secondsAt(std::max(u, 1e-12)));
+                logSeconds(Eigen::Index(m), Eigen::Index(j)) =
+                    std::log(withLaunchFloor(g.secondsAt(std::max(u, 1e-12)), model.floorSeconds()));
             }
         }
         for (std::size_t j = 0; j < idx.size(); ++j) {

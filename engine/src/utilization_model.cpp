@@ -5,6 +5,7 @@
 #include "gpuforecast/json_fields.h"
 
 #include <cmath>
+#include <cstdlib>
 
 namespace gpuforecast {
 namespace {
@@ -50,13 +51,19 @@ Eigen::MatrixXd selfTestInputs(const Eigen::VectorXd& mean, const Eigen::VectorX
 
 } // namespace
 
-UtilizationModel::UtilizationModel(OpClass opClass, Eigen::VectorXd featureMean, Eigen::VectorXd featureScale,
+UtilizationModel::UtilizationModel(OpClass opClass, FeatureNormalization normalization, double floorSeconds,
                                    std::vector<Mlp> members, nlohmann::json provenance)
-    : opClass_(opClass), featureMean_(std::move(featureMean)), featureScale_(std::move(featureScale)),
-      members_(std::move(members)), provenance_(std::move(provenance))
+    : opClass_(opClass), norm_(std::move(normalization)), floorSeconds_(floorSeconds), members_(std::move(members)),
+      provenance_(std::move(provenance))
 {
-    if (featureMean_.size() != kFeatureCount || featureScale_.size() != kFeatureCount)
-        throw ForecastError("utilization model: normalisation must have " + std::to_string(kFeatureCount) + " entries");
+    for (const auto* v : {&norm_.mean, &norm_.scale, &norm_.min, &norm_.max})
+        if (v->size() != kFeatureCount)
+            throw ForecastError("utilization model: normalisation must have " + std::to_string(kFeatureCount) +
+                                " entries");
+    if ((norm_.min.array() > norm_.max.array()).any())
+        throw ForecastError("utilization model: feature_min exceeds feature_max");
+    if (!(floorSeconds_ >= 0 && floorSeconds_ < 1))
+        throw ForecastError("utilization model: floor_seconds must be in [0, 1)");
     if (members_.empty())
         throw ForecastError("utilization model: no networks");
     for (const auto& m : members_)
@@ -67,7 +74,11 @@ UtilizationModel::UtilizationModel(OpClass opClass, Eigen::VectorXd featureMean,
 
 Eigen::MatrixXd UtilizationModel::normalize(const Eigen::MatrixXd& raw) const
 {
-    return ((raw.colwise() - featureMean_).array().colwise() / featureScale_.array()).matrix();
+    Eigen::MatrixXd clipped = raw;
+    const char* mask = std::getenv("GF_CLIP");
+    for (Eigen::Index r = 0; r < clipped.rows(); ++r)
+        if (mask && mask[r] == '1') clipped.row(r) = clipped.row(r).cwiseMax(norm_.min(r)).cwiseMin(norm_.max(r));
+    return ((clipped.colwise() - norm_.mean).array().colwise() / norm_.scale.array()).matrix();
 }
 
 Eigen::MatrixXd UtilizationModel::alphaGamma(const Eigen::MatrixXd& rawFeatures, std::size_t member) const
@@ -85,14 +96,17 @@ nlohmann::json UtilizationModel::toJson() const
     j["features"] = nlohmann::json::array();
     for (auto n : kFeatureNames)
         j["features"].push_back(std::string(n));
-    j["feature_mean"] = vectorToJson(featureMean_);
-    j["feature_scale"] = vectorToJson(featureScale_);
+    j["feature_mean"] = vectorToJson(norm_.mean);
+    j["feature_scale"] = vectorToJson(norm_.scale);
+    j["feature_min"] = vectorToJson(norm_.min);
+    j["feature_max"] = vectorToJson(norm_.max);
+    j["floor_seconds"] = floorSeconds_;
     j["output"] = "utilization = gamma * (1 - alpha / waves); alpha, gamma = sigmoid(network outputs)";
     j["ensemble"] = nlohmann::json::array();
     for (const auto& m : members_)
         j["ensemble"].push_back(m.toJson());
     j["provenance"] = provenance_;
-    const Eigen::MatrixXd x = selfTestInputs(featureMean_, featureScale_);
+    const Eigen::MatrixXd x = selfTestInputs(norm_.mean, norm_.scale);
     nlohmann::json tests = nlohmann::json::array();
     for (Eigen::Index c = 0; c < x.cols(); ++c) {
         nlohmann::json t;
@@ -124,8 +138,15 @@ UtilizationModel UtilizationModel::fromJson(const nlohmann::json& j, const std::
         if (!j["features"][i].is_string() || j["features"][i].get<std::string>() != kFeatureNames[i])
             throwInputError(source, "features[" + std::to_string(i) + "]",
                             "expected \"" + std::string(kFeatureNames[i]) + "\" (weights from another version?)");
-    Eigen::VectorXd mean = vectorFromJson(j, source, "feature_mean", kFeatureCount, false);
-    Eigen::VectorXd scale = vectorFromJson(j, source, "feature_scale", kFeatureCount, true);
+    FeatureNormalization norm;
+    norm.mean = vectorFromJson(j, source, "feature_mean", kFeatureCount, false);
+    norm.scale = vectorFromJson(j, source, "feature_scale", kFeatureCount, true);
+    norm.min = vectorFromJson(j, source, "feature_min", kFeatureCount, false);
+    norm.max = vectorFromJson(j, source, "feature_max", kFeatureCount, false);
+    for (int i = 0; i < kFeatureCount; ++i)
+        if (norm.min(i) > norm.max(i))
+            throwInputError(source, "feature_min[" + std::to_string(i) + "]", "exceeds feature_max");
+    const double floorSeconds = requireNumber(j, ctx, "floor_seconds", 0, 0.999);
     if (!j.contains("ensemble") || !j["ensemble"].is_array() || j["ensemble"].empty() || j["ensemble"].size() > 64)
         throwInputError(source, "ensemble", "expected an array of 1 to 64 networks");
     std::vector<Mlp> members;
@@ -137,7 +158,7 @@ UtilizationModel UtilizationModel::fromJson(const nlohmann::json& j, const std::
                                            " features to 2 outputs (alpha, gamma)");
         members.push_back(std::move(m));
     }
-    UtilizationModel model(*cls, mean, scale, std::move(members),
+    UtilizationModel model(*cls, std::move(norm), floorSeconds, std::move(members),
                            j.contains("provenance") ? j["provenance"] : nlohmann::json::object());
     if (j.contains("self_test")) {
         const auto& tests = j["self_test"];

@@ -27,4 +27,13 @@ FeatureVector kernelFeatures(const KernelGeometry& g, const GpuSpec& gpu);
 // so a forecast can only ever be slower than the roofline, never faster, and never negative.
 inline double utilizationFrom(double alpha, double gamma, double waves) { return gamma * (1.0 - alpha / waves); }
 
+// Measured kernel times never drop below a fixed launch-and-timing overhead (about 25-50 us on every
+// GPU in the data, whatever its size). That overhead is not a function of per-SM features, so
+// asking the utilization network to learn it would tie it to the training GPUs. Instead the
+// forecast is a smooth maximum of the floor and the wave model: (floor^s + t^s)^(1/s).
+inline constexpr double kFloorSharpness = 6.0;
+double withLaunchFloor(double seconds, double floorSeconds);
+// d log(withLaunchFloor) / d log(seconds), for the trainer.
+double launchFloorSlope(double seconds, double floorSeconds);
+
 } // namespace gpuforecast

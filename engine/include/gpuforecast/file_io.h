@@ -16,6 +16,9 @@ std::string readFile(const std::string& path, std::size_t maxBytes = kMaxJsonByt
 // Writes to "<path>.tmp-XXXX" in the same folder, flushes, then renames over path.
 void writeFileAtomically(const std::string& path, const std::string& content);
 
+// Same, gzip-compressed (for the tile database and shipped datasets).
+void writeGzipFileAtomically(const std::string& path, const std::string& content);
+
 bool endsWith(const std::string& s, const std::string& suffix);
 
 } // namespace gpuforecast

@@ -12,17 +12,26 @@
 
 namespace gpuforecast {
 
+// How raw features enter the networks: clipped to the range seen in training (the residual is
+// never extrapolated beyond its data; a GPU with a larger cache than any measured one is treated
+// like the largest measured), then standardised.
+struct FeatureNormalization {
+    Eigen::VectorXd mean, scale, min, max;
+};
+
 class UtilizationModel {
 public:
     UtilizationModel() = default;
-    UtilizationModel(OpClass opClass, Eigen::VectorXd featureMean, Eigen::VectorXd featureScale,
+    UtilizationModel(OpClass opClass, FeatureNormalization normalization, double floorSeconds,
                      std::vector<Mlp> members, nlohmann::json provenance);
 
     OpClass opClass() const { return opClass_; }
     std::size_t memberCount() const { return members_.size(); }
     const std::vector<Mlp>& members() const { return members_; }
-    const Eigen::VectorXd& featureMean() const { return featureMean_; }
-    const Eigen::VectorXd& featureScale() const { return featureScale_; }
+    const FeatureNormalization& normalization() const { return norm_; }
+    // The shortest time any kernel of this class was measured to take on the training GPUs (launch
+    // and timing overhead): forecasts approach it smoothly from above, see withLaunchFloor().
+    double floorSeconds() const { return floorSeconds_; }
     const nlohmann::json& provenance() const { return provenance_; }
 
     Eigen::MatrixXd normalize(const Eigen::MatrixXd& rawFeatures) const; // kFeatureCount x N
@@ -37,7 +46,8 @@ public:
 
 private:
     OpClass opClass_ = OpClass::Bmm;
-    Eigen::VectorXd featureMean_, featureScale_;
+    FeatureNormalization norm_;
+    double floorSeconds_ = 0;
     std::vector<Mlp> members_;
     nlohmann::json provenance_;
 };

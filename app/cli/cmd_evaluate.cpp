@@ -1,0 +1,63 @@
+#include "arguments.h"
+#include "commands.h"
+
+#include "gpuforecast/catalog.h"
+#include "gpuforecast/evaluation.h"
+#include "gpuforecast/forecaster.h"
+#include "gpuforecast/kernel_table.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+
+namespace gpuforecast::cli {
+
+int runEvaluate(const std::vector<std::string>& args)
+{
+    namespace fs = std::filesystem;
+    Arguments a(args, {"--in", "--weights", "--gpu"}, {"--roofline-only"});
+    const std::string dataDir = resourceDirectory();
+    const auto catalog = loadGpuDirectory((fs::path(dataDir) / "gpus").string());
+    const std::string weights = a.value("--weights").value_or((fs::path(dataDir) / "weights").string());
+    Forecaster forecaster = Forecaster::loadFromDirectory(weights);
+    if (a.has("--roofline-only")) // same tiles, no learned utilization: the baseline
+        forecaster = Forecaster({}, std::make_shared<TileDatabase>(forecaster.tiles()));
+    KernelTable table = readKernelTable(a.required("--in"), TableContent::WithMeasurements);
+    if (auto only = a.value("--gpu")) {
+        KernelTable filtered{table.source, table.header, {}, {}};
+        for (std::size_t i = 0; i < table.rows.size(); ++i)
+            if (table.rows[i].gpu == *only) {
+                filtered.rows.push_back(table.rows[i]);
+                filtered.measurements.push_back(table.measurements[i]);
+            }
+        table = std::move(filtered);
+    }
+    const auto cells = errorTable(forecastTable(table, forecaster, catalog));
+
+    std::set<std::string> gpus, groups;
+    std::map<std::pair<std::string, std::string>, ErrorCell> byKey;
+    for (const auto& c : cells) {
+        gpus.insert(c.gpu);
+        groups.insert(c.group);
+        byKey[{c.gpu, c.group}] = c;
+    }
+    std::printf("MAPE (%%) per GPU and operator class; rows in parentheses\n%-16s", "gpu");
+    for (const auto& g : groups)
+        std::printf(" %16s", g.c_str());
+    std::printf("\n");
+    for (const auto& gpu : gpus) {
+        std::printf("%-16s", gpu.c_str());
+        for (const auto& g : groups) {
+            auto it = byKey.find({gpu, g});
+            if (it == byKey.end())
+                std::printf(" %16s", "-");
+            else
+                std::printf(" %7.2f (%6zu)", it->second.mape, it->second.count);
+        }
+        std::printf("\n");
+    }
+    return 0;
+}
+
+} // namespace gpuforecast::cli

@@ -1,0 +1,121 @@
+#include "arguments.h"
+#include "commands.h"
+
+#include "gpuforecast/catalog.h"
+#include "gpuforecast/error.h"
+#include "gpuforecast/file_io.h"
+#include "gpuforecast/trainer.h"
+#include "gpuforecast/training_set.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+namespace gpuforecast::cli {
+
+int runTrain(const std::vector<std::string>& args)
+{
+    namespace fs = std::filesystem;
+    Arguments a(args,
+                {"--data", "--out", "--holdout", "--seed", "--epochs", "--ensemble", "--hidden", "--layers", "--tiles",
+                 "--threads"},
+                {"--quiet"});
+    const std::string dataDir = a.required("--data");
+    const std::string outDir = a.required("--out");
+    const std::string holdout = a.value("--holdout").value_or("");
+    const std::string tileMode = a.value("--tiles").value_or("measured");
+    if (tileMode != "measured" && tileMode != "reference")
+        throw UsageError("--tiles: expected measured or reference, got '" + tileMode + "'");
+    TrainOptions opt;
+    opt.seed = static_cast<unsigned long long>(a.integer("--seed", 1, 0, 1LL << 62));
+    opt.maxEpochs = int(a.integer("--epochs", opt.maxEpochs, 1, 100000));
+    opt.ensembleSize = int(a.integer("--ensemble", 3, 1, 64));
+    opt.hiddenWidth = int(a.integer("--hidden", opt.hiddenWidth, 1, 4096));
+    opt.hiddenLayers = int(a.integer("--layers", opt.hiddenLayers, 0, 16));
+    const int threads = int(a.integer("--threads", 2, 1, 64));
+    const bool quiet = a.has("--quiet");
+
+    const auto start = std::chrono::steady_clock::now();
+    const auto catalog = loadGpuDirectory((fs::path(resourceDirectory()) / "gpus").string());
+    const auto tables = loadMeasurementDirectory(dataDir);
+    if (!holdout.empty()) {
+        bool seen = false;
+        for (const auto& t : tables)
+            for (const auto& r : t.rows)
+                seen = seen || r.gpu == holdout;
+        if (!seen)
+            throw UsageError("--holdout: GPU '" + holdout + "' does not occur in " + dataDir);
+    }
+    const TileDatabase tiles = buildTileDatabase(tables, catalog, holdout);
+    const auto samples = buildTrainingSamples(tables, catalog, tiles, holdout,
+                                              tileMode == "measured" ? TrainingTiles::Measured : TrainingTiles::Reference);
+    std::fprintf(stderr, "loaded %s in %.1f s; training GPUs: ", dataDir.c_str(),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    for (const auto& id : tiles.gpuIds())
+        std::fprintf(stderr, "%s ", id.c_str());
+    std::fprintf(stderr, "%s\n", holdout.empty() ? "" : ("(held out: " + holdout + ")").c_str());
+
+    nlohmann::json provenance;
+    provenance["dataset"] = fs::path(dataDir).filename().string() + " (NeuSight public measurements, MIT licence)";
+    provenance["trained_on"] = tiles.gpuIds();
+    provenance["held_out"] = holdout;
+    provenance["seed"] = opt.seed;
+    provenance["ensemble"] = opt.ensembleSize;
+    provenance["training_tiles"] = tileMode;
+    provenance["command"] = "gpuforecast-cli train --data <dir> --out <dir>" +
+                            (holdout.empty() ? std::string() : " --holdout " + holdout) + " --seed " +
+                            std::to_string(opt.seed) + " --ensemble " + std::to_string(opt.ensembleSize);
+
+    std::mutex printMutex;
+    opt.progress = [&](const EpochReport& r) {
+        if (quiet)
+            return;
+        std::lock_guard lock(printMutex);
+        std::fprintf(stderr, "[%-11s net %d] epoch %3d  loss %.5f  validation MAPE %6.2f%%%s  (%.0f s)\n",
+                     std::string(opClassName(r.opClass)).c_str(), r.member + 1, r.epoch, r.trainLoss, r.validationMape,
+                     r.improved ? " *" : "  ", r.elapsedSeconds);
+    };
+
+    // Classes are independent: train them on parallel threads. Each has its own seeded generator,
+    // so the result does not depend on scheduling.
+    std::vector<std::optional<TrainResult>> results(samples.size());
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex failureMutex;
+    auto worker = [&] {
+        for (std::size_t c; (c = next++) < samples.size();) {
+            try {
+                TrainOptions o = opt;
+                o.seed = opt.seed * 1000003ULL + c;
+                results[c] = trainUtilizationModel(samples[c], o, provenance);
+            } catch (...) {
+                std::lock_guard lock(failureMutex);
+                failure = std::current_exception();
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+        pool.emplace_back(worker);
+    for (auto& t : pool)
+        t.join();
+    if (failure)
+        std::rethrow_exception(failure);
+
+    fs::create_directories(outDir);
+    for (const auto& r : results) {
+        const std::string cls(opClassName(r->model.opClass()));
+        r->model.save((fs::path(outDir) / (cls + ".json")).string());
+        std::printf("%-11s validation MAPE %6.2f%%  (%d epochs, %.0f s)\n", cls.c_str(), r->validationMape,
+                    r->epochs, r->seconds);
+    }
+    writeGzipFileAtomically((fs::path(outDir) / "gemm_tiles.csv.gz").string(), tiles.serialize());
+    std::printf("wrote %s in %.0f s\n", outDir.c_str(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    return 0;
+}
+
+} // namespace gpuforecast::cli

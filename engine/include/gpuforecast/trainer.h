@@ -1,0 +1,59 @@
+#pragma once
+// Training of one operator class's utilization networks. The loss runs through the whole forecast
+// (roofline x utilization x waves), so the gradient reaches alpha and gamma exactly as they are
+// used: loss = mean over kernels of (log forecast - log measured)^2, a smooth stand-in for
+// relative error that treats a 20 us kernel and a 20 ms kernel alike.
+#include "gpuforecast/training_set.h"
+#include "gpuforecast/utilization_model.h"
+
+#include <functional>
+#include <vector>
+
+namespace gpuforecast {
+
+struct EpochReport {
+    OpClass opClass;
+    int member = 0;
+    int epoch = 0;
+    double trainLoss = 0;
+    double validationMape = 0; // percent
+    bool improved = false;
+    double elapsedSeconds = 0;
+};
+
+struct TrainOptions {
+    int hiddenWidth = 64;
+    int hiddenLayers = 3;
+    int maxEpochs = 150;
+    int batchSize = 256;
+    double learningRate = 2e-3;
+    int patience = 15;              // epochs without validation improvement before stopping
+    double validationFraction = 0.1;
+    unsigned long long seed = 1;
+    int ensembleSize = 1;
+    std::function<void(const EpochReport&)> progress; // may be empty; called from the training thread
+};
+
+struct TrainResult {
+    UtilizationModel model;
+    double validationMape = 0; // percent, on the held-back split of the training GPUs
+    int epochs = 0;
+    double seconds = 0;
+};
+
+TrainResult trainUtilizationModel(const ClassSamples& samples, const TrainOptions& options,
+                                  const nlohmann::json& provenance);
+
+// Loss of one network on a batch (features already normalised) and, if grads is given, its
+// gradient with respect to every weight and bias (same shapes as the layers). Exposed for tests.
+double forecastLoss(const Mlp& net, const Eigen::MatrixXd& normalizedFeatures, const Eigen::VectorXd& waves,
+                    const Eigen::VectorXd& rooflineSeconds, const Eigen::VectorXd& measuredSeconds,
+                    double floorSeconds, std::vector<DenseLayer>* grads);
+
+// The class's launch floor: per GPU the 1st percentile of measured times, then the median over GPUs.
+double estimateLaunchFloor(const ClassSamples& samples);
+
+// Mean absolute percentage error (percent) of forecasts against measurements.
+double meanAbsolutePercentageError(const Eigen::VectorXd& predicted, const Eigen::VectorXd& measured);
+
+} // namespace gpuforecast

@@ -1,0 +1,65 @@
+#include "gpuforecast/evaluation.h"
+
+#include "gpuforecast/catalog.h"
+#include "gpuforecast/error.h"
+
+#include <cmath>
+#include <map>
+
+namespace gpuforecast {
+
+PredictedTable forecastTable(const KernelTable& table, const Forecaster& forecaster,
+                             const std::vector<GpuSpec>& catalog)
+{
+    PredictedTable p;
+    const std::size_t n = table.rows.size();
+    p.predictedMs.resize(n);
+    p.measuredMs.resize(n);
+    std::map<std::string, std::vector<std::size_t>> byGpu;
+    for (std::size_t i = 0; i < n; ++i) {
+        byGpu[table.rows[i].gpu].push_back(i);
+        p.gpus.push_back(table.rows[i].gpu);
+        p.classes.push_back(table.rows[i].kernel.opClass);
+        if (i < table.measurements.size())
+            p.measuredMs[i] = table.measurements[i].latencyMs;
+    }
+    for (const auto& [id, idx] : byGpu) {
+        const GpuSpec* gpu = findGpu(catalog, id);
+        if (!gpu)
+            throwInputError(table.source, "gpu", "unknown GPU '" + id + "'");
+        std::vector<Kernel> kernels;
+        for (std::size_t i : idx)
+            kernels.push_back(table.rows[i].kernel);
+        const auto f = forecaster.predict(kernels, *gpu);
+        for (std::size_t j = 0; j < idx.size(); ++j)
+            p.predictedMs[idx[j]] = f[j].ms();
+    }
+    return p;
+}
+
+std::vector<ErrorCell> errorTable(const PredictedTable& p)
+{
+    struct Acc {
+        std::size_t n = 0;
+        double sum = 0;
+    };
+    std::map<std::pair<std::string, std::string>, Acc> acc;
+    for (std::size_t i = 0; i < p.predictedMs.size(); ++i) {
+        if (!(p.measuredMs[i] > 0))
+            continue;
+        const double e = std::abs(p.predictedMs[i] - p.measuredMs[i]) / p.measuredMs[i];
+        const std::string cls(opClassName(p.classes[i]));
+        for (const auto& key : {std::pair{p.gpus[i], cls}, std::pair{p.gpus[i], std::string("all")},
+                                std::pair{std::string("all"), cls}, std::pair{std::string("all"), std::string("all")}}) {
+            auto& a = acc[key];
+            ++a.n;
+            a.sum += e;
+        }
+    }
+    std::vector<ErrorCell> out;
+    for (const auto& [key, a] : acc)
+        out.push_back({key.first, key.second, a.n, 100.0 * a.sum / double(a.n)});
+    return out;
+}
+
+} // namespace gpuforecast

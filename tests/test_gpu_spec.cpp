@@ -1,0 +1,165 @@
+// Spec sheets: the bundled ones load and match NeuSight's numbers; each bad field is refused by name.
+#include "gpuforecast/catalog.h"
+#include "gpuforecast/error.h"
+#include "gpuforecast/file_io.h"
+#include "gpuforecast/gpu_spec.h"
+#include "gpuforecast/json_fields.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QtTest>
+
+using namespace gpuforecast;
+using nlohmann::json;
+
+namespace {
+
+const std::string kRes = GPUFORECAST_RESOURCES;
+
+json validSpec()
+{
+    return json::parse(readFile(kRes + "/gpus/V100-PCIE-32GB.json"));
+}
+
+} // namespace
+
+class TestGpuSpec : public QObject {
+    Q_OBJECT
+private slots:
+    void bundledSpecsLoad()
+    {
+        const auto gpus = loadGpuDirectory(kRes + "/gpus");
+        QVERIFY(gpus.size() >= 19);
+        for (const char* id : {"H100-PCIE-80GB", "H200-SXM-141GB", "L40S", "A10", "RTX-4090", "MI300X"})
+            QVERIFY2(findGpu(gpus, id), id);
+        for (const auto& g : gpus) {
+            QVERIFY2(!g.source.empty(), g.id.c_str());
+            QVERIFY(g.fp32MatrixGflops >= g.fp32Gflops);
+        }
+    }
+
+    void neusightNumbersAreExact()
+    {
+        const json ref = json::parse(readFile(kRes + "/datasets/neusight/gpu_specs_neusight.json"));
+        const auto gpus = loadGpuDirectory(kRes + "/gpus");
+        QCOMPARE(ref.size(), std::size_t(12));
+        for (const auto& [id, r] : ref.items()) {
+            const GpuSpec* g = findGpu(gpus, id);
+            QVERIFY2(g, id.c_str());
+            QCOMPARE(g->memoryGb, r["Dev_Mem"].get<double>());
+            QCOMPARE(g->memoryBandwidthGBps, r["Mem_Bw"].get<double>());
+            QCOMPARE(g->smCount, r["Num_Sm"].get<double>());
+            QCOMPARE(g->coresPerSm, r["Core_Per_SM"].get<double>());
+            QCOMPARE(g->boostClockMhz, r["Freq"].get<double>());
+            QCOMPARE(g->l2CacheMb, r["L2Cache"].get<double>());
+            if (r.contains("SingleFLOPs")) {
+                QCOMPARE(g->fp32Gflops, r["SingleFLOPs"].get<double>());
+            } else {
+                QCOMPARE(g->fp32Gflops, r["SingleFLOPsVEC"].get<double>());
+                QCOMPARE(g->fp32MatrixGflops, r["SingleFLOPsMM"].get<double>());
+            }
+        }
+    }
+
+    void roundTripThroughJson()
+    {
+        const GpuSpec a = gpuSpecFromJson(validSpec(), "v100");
+        const GpuSpec b = gpuSpecFromJson(gpuSpecToJson(a), "again");
+        QCOMPARE(gpuSpecToJson(b).dump(), gpuSpecToJson(a).dump());
+    }
+
+    void badFieldIsNamed_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("value"); // JSON text, or "<remove>"
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("sm_count missing") << "sm_count" << "<remove>" << "sm_count: missing";
+        QTest::newRow("sm_count zero") << "sm_count" << "0" << "sm_count: expected a number in";
+        QTest::newRow("sm_count fractional") << "sm_count" << "10.5" << "sm_count: expected a whole number";
+        QTest::newRow("bandwidth negative") << "memory_bandwidth_gbps" << "-900" << "memory_bandwidth_gbps";
+        QTest::newRow("bandwidth string") << "memory_bandwidth_gbps" << "\"900\"" << "memory_bandwidth_gbps: expected";
+        QTest::newRow("fp32 null") << "fp32_gflops" << "null" << "fp32_gflops: missing";
+        QTest::newRow("fp32 absurd") << "fp32_gflops" << "1e300" << "fp32_gflops: expected a number in";
+        QTest::newRow("fp32 overflow literal") << "fp32_gflops" << "1e400" << "not valid JSON";
+        QTest::newRow("l2 zero") << "l2_cache_mb" << "0" << "l2_cache_mb";
+        QTest::newRow("clock array") << "boost_clock_mhz" << "[1]" << "boost_clock_mhz: expected";
+        QTest::newRow("id missing") << "id" << "<remove>" << "id: missing";
+        QTest::newRow("id with slash") << "id" << "\"a/b\"" << "id: must be";
+        QTest::newRow("year too early") << "launch_year" << "1800" << "launch_year";
+    }
+    void badFieldIsNamed()
+    {
+        QFETCH(QString, field);
+        QFETCH(QString, value);
+        QFETCH(QString, expected);
+        std::string text;
+        if (value == "<remove>") {
+            json j = validSpec();
+            j.erase(field.toStdString());
+            text = j.dump();
+        } else {
+            json j = validSpec();
+            j[field.toStdString()] = "@@";
+            text = j.dump();
+            const auto pos = text.find("\"@@\"");
+            text.replace(pos, 4, value.toStdString());
+        }
+        try {
+            gpuSpecFromJson(json_fields::parse(text, "bad.json"), "bad.json");
+            QFAIL("accepted a bad spec");
+        } catch (const ForecastError& e) {
+            const QString msg = e.what();
+            QVERIFY2(msg.startsWith("bad.json"), qPrintable(msg));
+            QVERIFY2(msg.contains(expected), qPrintable(msg));
+        }
+    }
+
+    void nestedInterconnectFieldIsNamed()
+    {
+        json j = validSpec();
+        j["interconnect"]["bandwidth_gbps"] = -1;
+        try {
+            gpuSpecFromJson(j, "bad.json");
+            QFAIL("accepted");
+        } catch (const ForecastError& e) {
+            QVERIFY2(QString(e.what()).contains("interconnect.bandwidth_gbps"), e.what());
+        }
+    }
+
+    void setFieldValidates()
+    {
+        GpuSpec g = gpuSpecFromJson(validSpec(), "v100");
+        setSpecField(g, "memory_bandwidth_gbps", 1800);
+        QCOMPARE(g.memoryBandwidthGBps, 1800.0);
+        QVERIFY_THROWS_EXCEPTION(ForecastError, setSpecField(g, "memory_bandwidth_gbps", -5));
+        QVERIFY_THROWS_EXCEPTION(ForecastError, setSpecField(g, "no_such_field", 5));
+        QCOMPARE(g.memoryBandwidthGBps, 1800.0); // refused edits keep the old value
+    }
+
+    void saveIsAtomicAndReadable()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("x.json").toStdString();
+        GpuSpec g = gpuSpecFromJson(validSpec(), "v100");
+        g.id = "x";
+        saveGpuSpec(g, path);
+        QCOMPARE(loadGpuSpec(path).memoryBandwidthGBps, g.memoryBandwidthGBps);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // no temporary left behind
+    }
+
+    void unknownGpuListsKnownOnes()
+    {
+        const auto gpus = loadGpuDirectory(kRes + "/gpus");
+        try {
+            resolveGpu(gpus, "H900");
+            QFAIL("accepted");
+        } catch (const ForecastError& e) {
+            QVERIFY(QString(e.what()).contains("unknown GPU 'H900'"));
+            QVERIFY(QString(e.what()).contains("H100-SXM5-80GB"));
+        }
+    }
+
+};
+
+QTEST_APPLESS_MAIN(TestGpuSpec)
+#include "test_gpu_spec.moc"

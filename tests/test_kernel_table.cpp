@@ -1,0 +1,73 @@
+// Kernel CSV parsing: quoted names, measured columns kept apart, bad rows named by line and column.
+#include "gpuforecast/csv.h"
+#include "gpuforecast/error.h"
+#include "gpuforecast/kernel_table.h"
+
+#include <QtTest>
+
+using namespace gpuforecast;
+
+class TestKernelTable : public QObject {
+    Q_OBJECT
+private slots:
+    void quotedFields()
+    {
+        const auto rows = csv::parse("a,\"b,c\",\"d \"\"e\"\"\"\r\n1,2,3\n", "t");
+        QCOMPARE(rows.size(), std::size_t(2));
+        QCOMPARE(rows[0][1], std::string("b,c"));
+        QCOMPARE(rows[0][2], std::string("d \"e\""));
+        QCOMPARE(csv::joinRow(rows[0]), std::string("a,\"b,c\",\"d \"\"e\"\"\""));
+    }
+
+    void inputsOnlyIgnoresMeasurements()
+    {
+        const auto t = parseKernelTable("op,gpu,b,m,n,k,h,latency_ms\nbmm,T4,2,3,4,5,,0.1\nsoftmax,T4,8,,,,64,\n", "t.csv",
+                                        TableContent::InputsOnly);
+        QCOMPARE(t.rows.size(), std::size_t(2));
+        QVERIFY(t.measurements.empty());
+        QCOMPARE(t.rows[0].kernel.opClass, OpClass::Bmm);
+        QCOMPARE(t.rows[0].kernel.n, 4LL);
+        QCOMPARE(t.rows[1].kernel.opClass, OpClass::Softmax);
+        QCOMPARE(t.rows[1].kernel.h, 64LL);
+    }
+
+    void badRowsAreNamed_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        const QString h = "op,gpu,b,m,n,k,h\n";
+        QTest::newRow("missing column") << "op,gpu,b,m,n,k\n" << "missing column 'h'";
+        QTest::newRow("unknown op") << h + "conv,T4,1,1,1,1,\n" << "line 2 op: unknown operator 'conv'";
+        QTest::newRow("zero dim") << h + "bmm,T4,1,0,1,1,\n" << "line 2: m";
+        QTest::newRow("negative dim") << h + "bmm,T4,1,5,-1,1,\n" << "line 2: n";
+        QTest::newRow("not a number") << h + "bmm,T4,1,5,x,1,\n" << "line 2 n: expected a whole number";
+        QTest::newRow("huge dim") << h + "bmm,T4,1,5,99999999999999,1,\n" << "line 2: n";
+        QTest::newRow("overflowing product") << h + "bmm,T4,2000000000,2000000000,2000000000,2,\n" << "too large";
+        QTest::newRow("missing h") << h + "ln,T4,4,,,,\n" << "line 2 h: missing";
+        QTest::newRow("short row") << h + "bmm,T4,1\n" << "line 2: expected 7 columns";
+        QTest::newRow("missing gpu") << h + "bmm,,1,1,1,1,\n" << "line 2 gpu";
+        QTest::newRow("truncated quote") << h + "bmm,\"T4,1,1,1,1,\n" << "unterminated quoted field";
+        QTest::newRow("empty") << "" << "empty file";
+    }
+    void badRowsAreNamed()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        try {
+            parseKernelTable(text.toStdString(), "k.csv", TableContent::InputsOnly);
+            QFAIL("accepted");
+        } catch (const ForecastError& e) {
+            QVERIFY2(QString(e.what()).startsWith("k.csv"), e.what());
+            QVERIFY2(QString(e.what()).contains(expected), e.what());
+        }
+    }
+
+    void measurementsMustBePositive()
+    {
+        QVERIFY_THROWS_EXCEPTION(ForecastError, parseKernelTable("op,gpu,b,m,n,k,h,latency_ms\nbmm,T4,1,1,1,1,,-2\n", "k.csv",
+                                                                  TableContent::WithMeasurements));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestKernelTable)
+#include "test_kernel_table.moc"

@@ -1,0 +1,134 @@
+// MLP inference against a network computed by hand, and weights-file validation.
+#include "gpuforecast/error.h"
+#include "gpuforecast/mlp.h"
+#include "gpuforecast/utilization_model.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace gpuforecast;
+using nlohmann::json;
+
+namespace {
+
+// 2 -> 2 (relu) -> 1 (identity), weights chosen so each step is easy to follow by hand.
+Mlp tinyNetwork()
+{
+    DenseLayer a;
+    a.weights.resize(2, 2);
+    a.weights << 1, -1, 0.5, 2;
+    a.bias.resize(2);
+    a.bias << 0, -1;
+    a.activation = Activation::Relu;
+    DenseLayer b;
+    b.weights.resize(1, 2);
+    b.weights << 3, -2;
+    b.bias.resize(1);
+    b.bias << 0.25;
+    return Mlp({a, b});
+}
+
+UtilizationModel smallModel()
+{
+    std::vector<DenseLayer> layers(2);
+    layers[0].weights = Eigen::MatrixXd::Constant(3, kFeatureCount, 0.1);
+    layers[0].bias = Eigen::VectorXd::Zero(3);
+    layers[0].activation = Activation::Tanh;
+    layers[1].weights = Eigen::MatrixXd::Constant(2, 3, -0.2);
+    layers[1].bias = Eigen::VectorXd::Constant(2, 0.3);
+    FeatureNormalization n{Eigen::VectorXd::Zero(kFeatureCount), Eigen::VectorXd::Ones(kFeatureCount),
+                           Eigen::VectorXd::Constant(kFeatureCount, -10), Eigen::VectorXd::Constant(kFeatureCount, 10)};
+    return UtilizationModel(OpClass::Softmax, n, 2e-5, {Mlp(layers)}, json{{"seed", 1}});
+}
+
+} // namespace
+
+class TestMlp : public QObject {
+    Q_OBJECT
+private slots:
+    void forwardMatchesHandComputation()
+    {
+        // x = (2, 1): hidden = relu(2-1+0, 1+2-1) = (1, 2); out = 3*1 - 2*2 + 0.25 = -0.75.
+        // x = (0, 3): hidden = relu(-3, 0+6-1) = (0, 5); out = 0 - 10 + 0.25 = -9.75.
+        Eigen::MatrixXd x(2, 2);
+        x << 2, 0, 1, 3;
+        const Eigen::MatrixXd y = tinyNetwork().forward(x);
+        QCOMPARE(y.rows(), Eigen::Index(1));
+        QCOMPARE(y(0, 0), -0.75);
+        QCOMPARE(y(0, 1), -9.75);
+    }
+
+    void jsonRoundTrip()
+    {
+        const Mlp a = tinyNetwork();
+        const Mlp b = Mlp::fromJson(a.toJson(), "mem", "layers");
+        Eigen::MatrixXd x = Eigen::MatrixXd::Random(2, 5);
+        QVERIFY((a.forward(x) - b.forward(x)).cwiseAbs().maxCoeff() == 0.0);
+    }
+
+    void utilizationStaysBelowOne()
+    {
+        const UtilizationModel m = smallModel();
+        Eigen::MatrixXd f = Eigen::MatrixXd::Random(kFeatureCount, 50) * 100;
+        const Eigen::MatrixXd ag = m.alphaGamma(f, 0);
+        QVERIFY((ag.array() > 0).all() && (ag.array() < 1).all());
+        for (double waves : {1.0, 1.5, 7.0, 1e6})
+            for (Eigen::Index i = 0; i < ag.cols(); ++i) {
+                const double u = utilizationFrom(ag(0, i), ag(1, i), waves);
+                QVERIFY(u > 0 && u < 1);
+            }
+        // More waves never lower the utilization (the saturating wave law).
+        QVERIFY(utilizationFrom(0.4, 0.8, 2) < utilizationFrom(0.4, 0.8, 3));
+    }
+
+    void weightsFileRoundTripWithSelfTest()
+    {
+        const UtilizationModel m = smallModel();
+        const UtilizationModel back = UtilizationModel::fromJson(m.toJson(), "w.json");
+        QCOMPARE(back.opClass(), OpClass::Softmax);
+        QCOMPARE(back.floorSeconds(), 2e-5);
+        QCOMPARE(back.provenance()["seed"].get<int>(), 1);
+    }
+
+    void badWeightsAreNamed_data()
+    {
+        QTest::addColumn<QString>("pointer"); // JSON pointer to damage
+        QTest::addColumn<QString>("value");   // replacement JSON, or "<remove>"
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("wrong format") << "/format" << "\"other\"" << "format";
+        QTest::newRow("unknown class") << "/op_class" << "\"conv\"" << "op_class";
+        QTest::newRow("feature renamed") << "/features/0" << "\"x\"" << "features[0]";
+        QTest::newRow("scale zero") << "/feature_scale/1" << "0" << "feature_scale[1]";
+        QTest::newRow("weights row short") << "/ensemble/0/0/weights/0" << "[1]" << "ensemble[0][0].weights[0]";
+        QTest::newRow("weight NaN-like") << "/ensemble/0/1/weights/0/0" << "\"nan\"" << "ensemble[0][1].weights[0][0]";
+        QTest::newRow("bias missing") << "/ensemble/0/1/bias" << "<remove>" << "ensemble[0][1].bias";
+        QTest::newRow("layer sizes do not chain") << "/ensemble/0/1/in" << "4" << "ensemble[0][1]";
+        QTest::newRow("unknown activation") << "/ensemble/0/0/activation" << "\"swish\"" << "activation";
+        QTest::newRow("edited weight fails self-test") << "/ensemble/0/1/bias/0" << "0.31" << "self-test";
+        QTest::newRow("floor negative") << "/floor_seconds" << "-1" << "floor_seconds";
+        QTest::newRow("no ensemble") << "/ensemble" << "[]" << "ensemble";
+    }
+    void badWeightsAreNamed()
+    {
+        QFETCH(QString, pointer);
+        QFETCH(QString, value);
+        QFETCH(QString, expected);
+        json j = smallModel().toJson();
+        const json::json_pointer ptr(pointer.toStdString());
+        if (value == "<remove>")
+            j[ptr.parent_pointer()].erase(ptr.back());
+        else
+            j[ptr] = json::parse(value.toStdString());
+        try {
+            UtilizationModel::fromJson(j, "w.json");
+            QFAIL("accepted damaged weights");
+        } catch (const ForecastError& e) {
+            QVERIFY2(QString(e.what()).startsWith("w.json"), e.what());
+            QVERIFY2(QString(e.what()).contains(expected), e.what());
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestMlp)
+#include "test_mlp.moc"

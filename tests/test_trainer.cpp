@@ -1,0 +1,121 @@
+// The training pipeline: exact gradients, and learning on a small slice of real measurements.
+#include "gpuforecast/catalog.h"
+#include "gpuforecast/trainer.h"
+#include "gpuforecast/training_set.h"
+
+#include <QtTest>
+
+#include <random>
+
+using namespace gpuforecast;
+
+namespace {
+
+const std::string kRes = GPUFORECAST_RESOURCES;
+
+Mlp randomNetwork(std::mt19937_64& rng)
+{
+    std::normal_distribution<double> d(0, 0.5);
+    std::vector<DenseLayer> layers(3);
+    const int sizes[] = {kFeatureCount, 6, 5, 2};
+    const Activation acts[] = {Activation::Tanh, Activation::Relu, Activation::Identity};
+    for (int l = 0; l < 3; ++l) {
+        layers[l].weights = Eigen::MatrixXd::NullaryExpr(sizes[l + 1], sizes[l], [&] { return d(rng); });
+        layers[l].bias = Eigen::VectorXd::NullaryExpr(sizes[l + 1], [&] { return d(rng); });
+        layers[l].activation = acts[l];
+    }
+    return Mlp(layers);
+}
+
+} // namespace
+
+class TestTrainer : public QObject {
+    Q_OBJECT
+private slots:
+    void gradientMatchesFiniteDifferences()
+    {
+        std::mt19937_64 rng(7);
+        Mlp net = randomNetwork(rng);
+        const int n = 12;
+        std::uniform_real_distribution<double> u(0.5, 3);
+        const Eigen::MatrixXd x = Eigen::MatrixXd::NullaryExpr(kFeatureCount, n, [&] { return u(rng) - 1.5; });
+        Eigen::VectorXd waves(n), roof(n), meas(n);
+        for (int i = 0; i < n; ++i) {
+            waves(i) = std::ceil(u(rng) * 4);
+            roof(i) = 1e-5 * u(rng);
+            meas(i) = 4e-5 * u(rng);
+        }
+        const double floorSeconds = 2e-5; // on, so its slope is checked too
+        std::vector<DenseLayer> grads;
+        forecastLoss(net, x, waves, roof, meas, floorSeconds, &grads);
+        const double h = 1e-6;
+        double worst = 0;
+        for (std::size_t l = 0; l < net.layers().size(); ++l) {
+            auto& layer = net.mutableLayers()[l];
+            for (Eigen::Index i = 0; i < layer.weights.size(); ++i) {
+                const double keep = layer.weights.data()[i];
+                layer.weights.data()[i] = keep + h;
+                const double up = forecastLoss(net, x, waves, roof, meas, floorSeconds, nullptr);
+                layer.weights.data()[i] = keep - h;
+                const double down = forecastLoss(net, x, waves, roof, meas, floorSeconds, nullptr);
+                layer.weights.data()[i] = keep;
+                const double numeric = (up - down) / (2 * h);
+                const double analytic = grads[l].weights.data()[i];
+                worst = std::max(worst, std::abs(numeric - analytic) / std::max(1e-6, std::abs(numeric) + std::abs(analytic)));
+            }
+            for (Eigen::Index i = 0; i < layer.bias.size(); ++i) {
+                const double keep = layer.bias(i);
+                layer.bias(i) = keep + h;
+                const double up = forecastLoss(net, x, waves, roof, meas, floorSeconds, nullptr);
+                layer.bias(i) = keep - h;
+                const double down = forecastLoss(net, x, waves, roof, meas, floorSeconds, nullptr);
+                layer.bias(i) = keep;
+                const double numeric = (up - down) / (2 * h);
+                worst = std::max(worst, std::abs(numeric - grads[l].bias(i)) /
+                                            std::max(1e-6, std::abs(numeric) + std::abs(grads[l].bias(i))));
+            }
+        }
+        QVERIFY2(worst < 1e-5, qPrintable(QString("worst relative gradient error %1").arg(worst)));
+    }
+
+    void learnsOnRealMeasurements()
+    {
+        // Softmax kernels of two training GPUs: small enough for CI, real enough to fail if the
+        // loss, the gradient or the optimiser is wrong.
+        const auto catalog = loadGpuDirectory(kRes + "/gpus");
+        const auto table = readKernelTable(kRes + "/datasets/neusight/train/vector.csv.gz", TableContent::WithMeasurements);
+        KernelTable slice{table.source, table.header, {}, {}};
+        for (std::size_t i = 0; i < table.rows.size(); ++i)
+            if (table.rows[i].kernel.op == "softmax" &&
+                (table.rows[i].gpu == "T4" || table.rows[i].gpu == "V100-PCIE-32GB")) {
+                slice.rows.push_back(table.rows[i]);
+                slice.measurements.push_back(table.measurements[i]);
+            }
+        QCOMPARE(slice.rows.size(), std::size_t(3500));
+        const auto samples = buildTrainingSamples({slice}, catalog, TileDatabase{}, "", TrainingTiles::Measured);
+        const ClassSamples& s = samples[3];
+        QCOMPARE(s.opClass, OpClass::Softmax);
+        QCOMPARE(s.size(), Eigen::Index(3500));
+
+        std::vector<EpochReport> reports;
+        TrainOptions o;
+        o.maxEpochs = 12;
+        o.hiddenWidth = 16;
+        o.hiddenLayers = 2;
+        o.seed = 3;
+        o.progress = [&](const EpochReport& r) { reports.push_back(r); };
+        const TrainResult r = trainUtilizationModel(s, o, nlohmann::json::object());
+        QCOMPARE(int(reports.size()), 12);
+        QVERIFY2(reports.back().trainLoss < 0.5 * reports.front().trainLoss,
+                 qPrintable(QString("loss %1 -> %2").arg(reports.front().trainLoss).arg(reports.back().trainLoss)));
+        QVERIFY2(r.validationMape < 15.0, qPrintable(QString("validation MAPE %1%").arg(r.validationMape)));
+
+        // Same seed, same weights: training is reproducible.
+        o.progress = nullptr;
+        const TrainResult again = trainUtilizationModel(s, o, nlohmann::json::object());
+        QCOMPARE(again.model.toJson().dump(), r.model.toJson().dump());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTrainer)
+#include "test_trainer.moc"
