@@ -2,6 +2,7 @@
 // must stay in the millisecond range.
 #include "gpuforecast/catalog.h"
 #include "gpuforecast/forecaster.h"
+#include "gpuforecast/model_forecast.h"
 
 #include <benchmark/benchmark.h>
 
@@ -36,6 +37,46 @@ void BM_KernelBatch(benchmark::State& state)
     state.SetItemsProcessed(state.iterations() * std::int64_t(kernels.size()));
 }
 BENCHMARK(BM_KernelBatch)->Arg(8)->Arg(64)->Unit(benchmark::kMicrosecond);
+
+// Issue target: a GPT-3 175B training step forecast in under 5 ms (the GUI recomputes on every
+// edit). Graph building, every kernel's tile lookup and the networks are all inside the loop.
+void BM_Gpt3TrainingStep(benchmark::State& state)
+{
+    const GpuSpec h100 = gpu("H100-SXM5-80GB");
+    const ModelConfig config =
+        loadModelConfig((std::filesystem::path(resourceDirectory()) / "models" / "gpt3_175b.json").string());
+    const GraphOptions options{8, 2048, true, false};
+    for (auto _ : state)
+        benchmark::DoNotOptimize(forecastModel(forecaster(), config, options, h100));
+}
+BENCHMARK(BM_Gpt3TrainingStep)->Unit(benchmark::kMillisecond);
+
+// The same step compared across ten GPUs, as the GUI's compare chart does.
+void BM_Gpt3TrainingStepTenGpus(benchmark::State& state)
+{
+    std::vector<GpuSpec> gpus;
+    for (const char* id : {"V100-PCIE-32GB", "A100-PCIE-40GB", "A100-SXM4-80GB", "H100-PCIE-80GB", "H100-SXM5-80GB",
+                           "H200-SXM-141GB", "B200-SXM-180GB", "L4", "L40S", "MI300X"})
+        gpus.push_back(gpu(id));
+    const ModelConfig config =
+        loadModelConfig((std::filesystem::path(resourceDirectory()) / "models" / "gpt3_175b.json").string());
+    const GraphOptions options{8, 2048, true, false};
+    for (auto _ : state)
+        for (const auto& g : gpus)
+            benchmark::DoNotOptimize(forecastModel(forecaster(), config, options, g));
+}
+BENCHMARK(BM_Gpt3TrainingStepTenGpus)->Unit(benchmark::kMillisecond);
+
+void BM_Gpt2InferenceStep(benchmark::State& state)
+{
+    const GpuSpec h100 = gpu("H100-SXM5-80GB");
+    const ModelConfig config =
+        loadModelConfig((std::filesystem::path(resourceDirectory()) / "models" / "gpt2_large.json").string());
+    const GraphOptions options{4, 1024, false, false};
+    for (auto _ : state)
+        benchmark::DoNotOptimize(forecastModel(forecaster(), config, options, h100));
+}
+BENCHMARK(BM_Gpt2InferenceStep)->Unit(benchmark::kMillisecond);
 
 } // namespace
 

@@ -1,5 +1,10 @@
 // The command-line contract scripts rely on: outputs, exit codes, one-line errors, atomic files.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
+
+#include <cmath>
 
 namespace {
 
@@ -100,6 +105,71 @@ private slots:
         QVERIFY2(r.err.contains(expected), qPrintable(r.err));
         QCOMPARE(r.err.trimmed().count('\n'), 0);
         QVERIFY(!QFile::exists(out)); // no partial output on failure
+    }
+
+    void predictJsonFollowsTheContract()
+    {
+        const Run r = cli({"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--batch", "4", "--seq", "1024",
+                           "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        for (const char* key : {"e2e_ms", "fw_ms", "bw_ms", "comm_ms", "ops", "memory"})
+            QVERIFY2(j.contains(key), key);
+        QVERIFY(j["e2e_ms"].toDouble() > 0);
+        QCOMPARE(j["bw_ms"].toDouble(), 0.0);
+        double sum = 0;
+        for (const auto& op : j["ops"].toArray()) {
+            const QJsonObject o = op.toObject();
+            QVERIFY(o.contains("name") && o.contains("class") && o.contains("fw_ms") && o.contains("bw_ms"));
+            sum += o["fw_ms"].toDouble() + o["bw_ms"].toDouble();
+        }
+        QVERIFY(std::abs(sum - j["e2e_ms"].toDouble()) < 1e-6 * j["e2e_ms"].toDouble());
+        QVERIFY(j["memory"].toObject()["fits"].toBool());
+    }
+
+    void trainingAddsBackward()
+    {
+        const Run r = cli({"predict", "--model", "bert_large", "--gpu", "V100-PCIE-32GB", "--batch", "2", "--seq", "512",
+                           "--mode", "training", "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QVERIFY(j["bw_ms"].toDouble() > j["fw_ms"].toDouble()); // backward costs about twice forward
+        QVERIFY(j["memory"].toObject()["optimizer_gb"].toDouble() > 0);
+    }
+
+    void hugeModelDoesNotFit()
+    {
+        const Run r = cli({"predict", "--model", "gpt3_175b", "--gpu", "A10", "--batch", "1", "--seq", "2048"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("DOES NOT FIT"), qPrintable(r.out));
+    }
+
+    void badPredictArguments_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected");
+        const QStringList base{"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--seq", "1024"};
+        QTest::newRow("batch zero") << base + QStringList{"--batch", "0"} << "--batch: expected a value in";
+        QTest::newRow("batch not a number") << base + QStringList{"--batch", "four"} << "--batch: expected a whole number";
+        QTest::newRow("unknown model") << QStringList{"predict", "--model", "gpt9", "--gpu", "T4", "--seq", "8"}
+                                       << "unknown model 'gpt9'";
+        QTest::newRow("unknown gpu") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "H900", "--seq", "8"}
+                                     << "unknown GPU 'H900'";
+        QTest::newRow("bad mode") << base + QStringList{"--mode", "serving"} << "--mode: expected inference or training";
+        QTest::newRow("missing seq") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "T4"} << "--seq: required";
+        QTest::newRow("sequence beyond positions") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "T4", "--seq", "4096"}
+                                                   << "gpt2_large";
+        QTest::newRow("config file missing") << QStringList{"predict", "--model", "/nope/config.json", "--gpu", "T4", "--seq", "8"}
+                                             << "/nope/config.json: no such file";
+    }
+    void badPredictArguments()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        const Run r = cli(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+        QCOMPARE(r.err.trimmed().count('\n'), 0);
     }
 
     void versionPrints()

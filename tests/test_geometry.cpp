@@ -120,21 +120,53 @@ private slots:
     void referenceGpuNeverTheTarget()
     {
         TileDatabase db;
-        db.addGpu({"A", 10, 1000, 100, 4});
-        db.addGpu({"B", 80, 14000, 900, 6});
+        db.addGpu({"A", 10, 1000, 100, 4, 2018});
+        db.addGpu({"B", 80, 14000, 900, 6, 2018});
+        db.addGpu({"C", 40, 3000, 200, 2, 2016});
         db.add("A", OpClass::Bmm, 1, 64, 64, 64, GemmTile{64, 64, 1});
         db.add("B", OpClass::Bmm, 1, 64, 64, 64, GemmTile{32, 128, 1});
         GpuSpec target = toyGpu();
-        QCOMPARE(db.referenceFor(target), std::string("A")); // nearest spec sheet
+        db.add("C", OpClass::Bmm, 1, 64, 64, 64, GemmTile{128, 64, 1});
+        QCOMPARE(db.referenceFor(target), std::string("A")); // newest year, then nearest spec sheet
         target.id = "A";                                       // forecasting A itself: must not read A
         QCOMPARE(db.referenceFor(target), std::string("B"));
         QCOMPARE(db.tileFor(target, Kernel::gemm("bmm", 1, 60, 60, 60)), (GemmTile{32, 128, 1}));
+        db.addGpu({"D", 10, 1000, 100, 4, 2020});
+        db.add("D", OpClass::Bmm, 1, 64, 64, 64, GemmTile{256, 128, 1});
+        QCOMPARE(db.referenceFor(target), std::string("D")); // a newer generation wins over similarity
+    }
+
+    void linearTilesFillTheSms_data()
+    {
+        QTest::addColumn<int>("m");
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("k");
+        QTest::addColumn<int>("alongK");
+        QTest::addColumn<int>("alongM");
+        QTest::addColumn<int>("split");
+        // 10 SMs. The largest tile that still gives each SM a tile; else 32x32 and split-K.
+        QTest::newRow("large: 128x128") << 4096 << 1024 << 4096 << 128 << 128 << 1;
+        QTest::newRow("128x128 gives 8 tiles, 128x64 gives 16") << 512 << 1024 << 256 << 128 << 64 << 1;
+        QTest::newRow("narrow output: 64x64") << 192 << 1024 << 256 << 64 << 64 << 1;
+        QTest::newRow("tiny output: split the reduction") << 32 << 4096 << 32 << 32 << 32 << 10;
+        QTest::newRow("tiny output, short reduction: no split") << 32 << 300 << 32 << 32 << 32 << 1;
+    }
+    void linearTilesFillTheSms()
+    {
+        QFETCH(int, m);
+        QFETCH(int, n);
+        QFETCH(int, k);
+        QFETCH(int, alongK);
+        QFETCH(int, alongM);
+        QFETCH(int, split);
+        const auto t = heuristicGemmTile(Kernel::gemm("linear", 1, m, n, k), 10);
+        QCOMPARE(t, (GemmTile{alongK, alongM, split}));
     }
 
     void tileDatabaseRoundTrip()
     {
         TileDatabase db;
-        db.addGpu({"A", 10, 1000, 100, 4});
+        db.addGpu({"A", 10, 1000, 100, 4, 2018});
         db.add("A", OpClass::Linear, 1, 500, 600, 700, GemmTile{128, 32, 3});
         const auto back = TileDatabase::parse(db.serialize(), "mem");
         QCOMPARE(back.size(), std::size_t(1));

@@ -18,7 +18,8 @@ namespace gpuforecast::cli {
 
 int runKernels(const std::vector<std::string>& args)
 {
-    Arguments a(args, {"--in", "--out", "--weights"}, {});
+    Arguments a(args, {"--in", "--out", "--weights"}, {"--details"});
+    const bool details = a.has("--details");
     const std::string in = a.required("--in");
     const std::string dataDir = resourceDirectory();
     // Only op, gpu and the dimensions are read: measured columns are passed through untouched.
@@ -30,7 +31,7 @@ int runKernels(const std::vector<std::string>& args)
     std::map<std::string, std::vector<std::size_t>> byGpu;
     for (std::size_t i = 0; i < table.rows.size(); ++i)
         byGpu[table.rows[i].gpu].push_back(i);
-    std::vector<double> predMs(table.rows.size());
+    std::vector<KernelForecast> forecasts(table.rows.size());
     for (const auto& [gpuId, idx] : byGpu) {
         const GpuSpec* gpu = findGpu(catalog, gpuId);
         if (!gpu)
@@ -40,18 +41,33 @@ int runKernels(const std::vector<std::string>& args)
         kernels.reserve(idx.size());
         for (std::size_t i : idx)
             kernels.push_back(table.rows[i].kernel);
-        const auto forecasts = forecaster.predict(kernels, *gpu);
+        const auto f = forecaster.predict(kernels, *gpu);
         for (std::size_t j = 0; j < idx.size(); ++j)
-            predMs[idx[j]] = forecasts[j].ms();
+            forecasts[idx[j]] = f[j];
     }
 
     std::ostringstream out;
     out.precision(8);
     auto header = table.header;
     header.push_back("pred_ms");
+    if (details) // why the forecast is what it is: the tile, the waves, the bound, the utilization
+        for (const char* h : {"pred_low_ms", "pred_high_ms", "tile", "waves", "bound", "utilization"})
+            header.push_back(h);
     out << csv::joinRow(header) << '\n';
-    for (std::size_t i = 0; i < table.rows.size(); ++i)
-        out << csv::joinRow(table.rows[i].cells) << ',' << predMs[i] << '\n';
+    for (std::size_t i = 0; i < table.rows.size(); ++i) {
+        const auto& f = forecasts[i];
+        out << csv::joinRow(table.rows[i].cells) << ',' << f.ms();
+        if (details) {
+            const auto& g = f.geometry;
+            const std::string tile = table.rows[i].kernel.isGemm()
+                                         ? std::to_string(g.gemmTile.alongK) + "x" + std::to_string(g.gemmTile.alongM) +
+                                               (g.gemmTile.reductionSplit > 1 ? "/split" + std::to_string(g.gemmTile.reductionSplit) : "")
+                                         : std::to_string(static_cast<long long>(g.tileElements));
+            out << ',' << f.secondsLow * 1e3 << ',' << f.secondsHigh * 1e3 << ',' << tile << ',' << g.waves << ','
+                << (g.memoryBound ? "memory" : "compute") << ',' << f.utilization;
+        }
+        out << '\n';
+    }
     if (auto path = a.value("--out"))
         writeFileAtomically(*path, out.str());
     else

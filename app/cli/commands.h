@@ -9,5 +9,8 @@ int runGpus(const std::vector<std::string>& args);
 int runKernels(const std::vector<std::string>& args);
 int runTrain(const std::vector<std::string>& args);
 int runEvaluate(const std::vector<std::string>& args);
+int runPredict(const std::vector<std::string>& args);
+int runModels(const std::vector<std::string>& args);
+int runEvaluateModels(const std::vector<std::string>& args);
 
 } // namespace gpuforecast::cli

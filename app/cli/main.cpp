@@ -21,12 +21,16 @@ namespace {
 const char* kUsage =
     "usage: gpuforecast-cli <command> [options]\n"
     "commands:\n"
-    "  gpus                                  list known GPUs\n"
+    "  gpus | models                         list known GPUs / bundled models\n"
+    "  predict --model ID|config.json --gpu ID|spec.json --batch N --seq N\n"
+    "          [--mode inference|training] [--fusion] [--json]\n"
+    "                                        forecast a whole model\n"
     "  kernels --in K.csv[.gz] [--out P.csv] forecast each kernel row (adds pred_ms)\n"
     "  train --data DIR --out DIR [--holdout GPU] [--seed S] [--ensemble K] [--epochs N]\n"
     "                                        train the utilization networks from measurements\n"
     "  evaluate --in K.csv[.gz] [--weights DIR] [--roofline-only] [--gpu ID]\n"
     "                                        MAPE per GPU and operator class\n"
+    "  evaluate-models --in DIR [--gpu ID]  forecast measured runs DIR/<gpu>/<run>.json and compare\n"
     "  --version                             print the version\n";
 
 } // namespace
@@ -48,6 +52,9 @@ int main(int argc, char** argv)
         {"kernels", cli::runKernels},
         {"train", cli::runTrain},
         {"evaluate", cli::runEvaluate},
+        {"predict", cli::runPredict},
+        {"models", cli::runModels},
+        {"evaluate-models", cli::runEvaluateModels},
     };
     const auto it = commands.find(args[0]);
     if (it == commands.end()) {

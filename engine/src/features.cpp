@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 
 namespace gpuforecast {
 
@@ -16,9 +15,8 @@ FeatureVector kernelFeatures(const KernelGeometry& g, const GpuSpec& gpu)
     return {
         safeLog(1e6 * g.tileFlops / perSmFlops),
         safeLog(1e6 * g.tileBytes / perSmBandwidth),
-        std::getenv("GF_NOMEM") ? 0.0 : safeLog(footprint / (gpu.memoryBytes() / sm)),
-        std::getenv("GF_NOL2") ? 0.0 : safeLog(footprint / (gpu.l2Bytes() / sm)),
-        std::getenv("GF_NOWAVES") ? 0.0 : safeLog(g.waves),
+        safeLog(footprint / (gpu.memoryBytes() / sm)),
+        safeLog(g.waves),
     };
 }
 

@@ -36,7 +36,7 @@ KernelGeometry gemmGeometry(const Kernel& k, const GemmTile& tile, const GpuSpec
 KernelGeometry vectorGeometry(const Kernel& k, const GpuSpec& gpu)
 {
     KernelGeometry g;
-    const auto traits = vectorOpTraits(k.op).value_or(VectorOpTraits{k.opClass, 1, 1});
+    const auto traits = traitsOf(k).value_or(VectorOpTraits{k.opClass, 1, 1});
     g.tileElements = std::min(vectorTileElements(k), k.elements());
     g.numTiles = std::ceil(k.elements() / g.tileElements);
     g.tileFlops = g.tileElements * traits.flopsPerElement;

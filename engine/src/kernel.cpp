@@ -2,6 +2,7 @@
 
 #include "gpuforecast/error.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace gpuforecast {
@@ -93,6 +94,63 @@ Kernel Kernel::vector(std::string op, long long rows, long long h)
     return x;
 }
 
+Kernel Kernel::fused(std::vector<std::string> memberOps, long long rows, long long h)
+{
+    if (memberOps.empty())
+        throwInputError("fused kernel", "members", "expected at least one member operator");
+    bool arithmetic = false;
+    for (const auto& m : memberOps) {
+        if (m == "memory")
+            continue;
+        if (!vectorOpTraits(m))
+            throwInputError("fused kernel", "members", "'" + m + "' is not an element-wise, softmax or norm operator");
+        arithmetic = true;
+    }
+    // A chain of copies alone does no arithmetic: price it as the memory kernel it is.
+    if (!arithmetic)
+        throwInputError("fused kernel", "members", "a chain of memory members only is a memory kernel, not a fused one");
+    Kernel x;
+    x.op = "fused";
+    x.fusedOps = std::move(memberOps);
+    x.b = rows;
+    x.h = h;
+    x.opClass = traitsOf(x)->opClass;
+    return x;
+}
+
+std::optional<VectorOpTraits> traitsOf(const Kernel& k)
+{
+    if (k.op != "fused" || k.fusedOps.empty())
+        return vectorOpTraits(k.op);
+    // Arithmetic adds up: every member still runs on every element.
+    // Tensors read: members pass intermediates in registers, so only the chain's external operands
+    // are read from DRAM. Without the data flow we take the largest member's input count: in the
+    // chains we see, the second operand of a binary member is either the chain's own input (GELU's
+    // x * (1 + tanh(...)) reads x once: 1 tensor, we say 2), a small broadcast mask (attention's
+    // scale + mask + softmax: ~1, we say 2) or one genuinely new tensor (residual add + layer norm:
+    // 2, we say 2). "max + 1 per binary member" would say 3-4 for all of them, doubling the bytes of
+    // the common case. A "memory" member (a gather folded into the chain) reads one tensor and
+    // does no arithmetic.
+    VectorOpTraits t{OpClass::Elementwise, 0, 0};
+    bool softmax = false, norm = false;
+    for (const auto& m : k.fusedOps) {
+        if (m == "memory") {
+            t.tensorInputs = std::max(t.tensorInputs, 1.0);
+            continue;
+        }
+        const auto mt = vectorOpTraits(m);
+        if (!mt)
+            return std::nullopt;
+        t.tensorInputs = std::max(t.tensorInputs, mt->tensorInputs);
+        t.flopsPerElement += mt->flopsPerElement;
+        softmax = softmax || mt->opClass == OpClass::Softmax;
+        norm = norm || mt->opClass == OpClass::LayerNorm;
+    }
+    // A row-normalising member forces whole-row tiles, so the chain behaves like that kernel.
+    t.opClass = softmax ? OpClass::Softmax : norm ? OpClass::LayerNorm : OpClass::Elementwise;
+    return t;
+}
+
 Kernel Kernel::memory(std::string op, double bytes)
 {
     Kernel x;
@@ -106,7 +164,7 @@ double Kernel::flops() const
 {
     if (isGemm())
         return 2.0 * double(b) * double(m) * double(n) * double(k);
-    if (auto t = vectorOpTraits(op))
+    if (auto t = traitsOf(*this))
         return elements() * t->flopsPerElement;
     return 0;
 }
@@ -116,7 +174,7 @@ double Kernel::bytes() const
     constexpr double kFloat = 4;
     if (isGemm())
         return kFloat * double(b) * (double(m) * n + double(n) * k + double(m) * k);
-    if (auto t = vectorOpTraits(op))
+    if (auto t = traitsOf(*this))
         return kFloat * elements() * (t->tensorInputs + 1);
     return fallbackBytes;
 }

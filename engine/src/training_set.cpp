@@ -48,7 +48,7 @@ TileDatabase buildTileDatabase(const std::vector<KernelTable>& tables, const std
             if (meas.gridZ > 0 && meas.gridZ % row.kernel.b == 0)
                 tile->reductionSplit = int(std::clamp<long long>(meas.gridZ / row.kernel.b, 1, 1024));
             if (const GpuSpec* g = findGpu(catalog, row.gpu))
-                db.addGpu({g->id, g->smCount, g->fp32Gflops, g->memoryBandwidthGBps, g->l2CacheMb});
+                db.addGpu({g->id, g->smCount, g->fp32Gflops, g->memoryBandwidthGBps, g->l2CacheMb, g->launchYear});
             db.add(row.gpu, row.kernel.opClass, row.kernel.b, row.kernel.m, row.kernel.n, row.kernel.k, *tile);
         }
     }
@@ -78,7 +78,8 @@ std::array<ClassSamples, kLearnedClasses.size()> buildTrainingSamples(const std:
             KernelGeometry g;
             if (row.kernel.isGemm()) {
                 std::optional<GemmTile> tile;
-                if (tileSource == TrainingTiles::Measured) {
+                // Linear layers always use the rule the forecaster uses for them (tiling.h).
+                if (tileSource == TrainingTiles::Measured && row.kernel.opClass == OpClass::Bmm) {
                     tile = parseGemmKernelName(t.measurements[i].kernelName);
                     const auto& m = t.measurements[i];
                     if (tile && m.gridZ > 0 && m.gridZ % row.kernel.b == 0)

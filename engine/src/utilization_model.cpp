@@ -5,7 +5,6 @@
 #include "gpuforecast/json_fields.h"
 
 #include <cmath>
-#include <cstdlib>
 
 namespace gpuforecast {
 namespace {
@@ -74,11 +73,7 @@ UtilizationModel::UtilizationModel(OpClass opClass, FeatureNormalization normali
 
 Eigen::MatrixXd UtilizationModel::normalize(const Eigen::MatrixXd& raw) const
 {
-    Eigen::MatrixXd clipped = raw;
-    const char* mask = std::getenv("GF_CLIP");
-    for (Eigen::Index r = 0; r < clipped.rows(); ++r)
-        if (mask && mask[r] == '1') clipped.row(r) = clipped.row(r).cwiseMax(norm_.min(r)).cwiseMin(norm_.max(r));
-    return ((clipped.colwise() - norm_.mean).array().colwise() / norm_.scale.array()).matrix();
+    return ((raw.colwise() - norm_.mean).array().colwise() / norm_.scale.array()).matrix();
 }
 
 Eigen::MatrixXd UtilizationModel::alphaGamma(const Eigen::MatrixXd& rawFeatures, std::size_t member) const

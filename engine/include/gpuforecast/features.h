@@ -9,12 +9,15 @@
 
 namespace gpuforecast {
 
-inline constexpr int kFeatureCount = 5;
+// NeuSight's fourth feature, waves x tile bytes / per-SM L2, is left out on purpose: the training
+// GPUs have 2-6 MB of L2 and every current part has 40-126 MB, so the networks could only
+// extrapolate on it, and leave-one-GPU-out validation showed them doing so wildly (A100 linear
+// kernels forecast 60x too slow). See docs/accuracy.md.
+inline constexpr int kFeatureCount = 4;
 inline constexpr std::array<std::string_view, kFeatureCount> kFeatureNames{
-    "log_tile_compute_us",  // tile FLOPs / per-SM peak FLOP/s
-    "log_tile_memory_us",   // tile bytes / per-SM bandwidth
+    "log_tile_compute_us",     // tile FLOPs / per-SM peak FLOP/s
+    "log_tile_memory_us",      // tile bytes / per-SM bandwidth
     "log_footprint_vs_memory", // waves x tile bytes / per-SM memory
-    "log_footprint_vs_l2",  // waves x tile bytes / per-SM L2
     "log_waves",
 };
 

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpuforecast {
 
@@ -34,16 +35,26 @@ struct Kernel {
     long long m = 0, n = 0, k = 0; // GEMM: C[b,m,k] = A[b,m,n] x B[b,n,k]; n is the reduction
     long long h = 0;              // vector: row length
     double fallbackBytes = 0;     // Other: bytes moved (read + write)
+    std::vector<std::string> fusedOps; // op == "fused": the member operators, in execution order
 
     static Kernel gemm(std::string op, long long b, long long m, long long n, long long k);
     static Kernel vector(std::string op, long long rows, long long h);
     static Kernel memory(std::string op, double bytes);
+    // One kernel that runs an element-wise chain (what a fusing compiler emits) over a [rows, h]
+    // tensor. Members are vector operator names, or "memory" for a gather/copy folded into the
+    // chain (an embedding lookup feeding an add). The class is Softmax or LayerNorm when a member
+    // normalises rows (such a kernel must keep whole rows per tile), Elementwise otherwise.
+    // Throws ForecastError on an empty list or an unknown member.
+    static Kernel fused(std::vector<std::string> memberOps, long long rows, long long h);
 
     bool isGemm() const { return opClass == OpClass::Bmm || opClass == OpClass::Linear; }
     double elements() const { return double(b) * double(h); }
     double flops() const;    // useful arithmetic of the whole kernel
     double bytes() const;    // compulsory DRAM traffic of the whole kernel (FP32)
 };
+
+// Per-element traits of a vector kernel, fused or not; nullopt for GEMMs and memory kernels.
+std::optional<VectorOpTraits> traitsOf(const Kernel& k);
 
 // Throws ForecastError naming `source` and the field when dimensions are missing, non-positive or
 // so large that tile x wave arithmetic would lose precision.

@@ -3,13 +3,19 @@
 //
 // GEMMs: cuBLAS picks a tile (and sometimes splits the reduction) by heuristics that differ per GPU.
 // We learn them from what the training GPUs really ran (kernel names + launch grids) and, for a GPU
-// nobody measured, borrow the choices of the measured GPU whose spec sheet is closest.
+// nobody measured, borrow the choices of the newest measured GPU: cuBLAS ships kernels and
+// heuristics per architecture, and newer architectures inherit the latest families (an H100 or
+// an L4 runs FP32 GEMMs with Ampere's sgemm kernels), so generation predicts the tile far better
+// than spec-sheet similarity does (a T4 borrowing a P100's 32x128 tiles looks memory-bound).
 // Vector kernels: PyTorch's launch rules are the same on every GPU, so they are written out here.
 #include "gpuforecast/gpu_spec.h"
 #include "gpuforecast/kernel.h"
 
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -25,6 +31,10 @@ struct GemmTile {
 // Parses "ampere_sgemm_128x64_tn" -> {128, 64}. Returns nullopt for names without a tile.
 std::optional<GemmTile> parseGemmKernelName(const std::string& kernelName);
 
+// A GPU-independent rule: the largest of 128x128, 128x64, 64x64, 128x32, 64x32, 32x32 that gives
+// every SM a tile, else 32x32 with split-K. Used for linear layers (see tileFor).
+GemmTile heuristicGemmTile(const Kernel& k, double smCount);
+
 // Elements per tile of a vector kernel, following PyTorch 2.1's launch configuration.
 double vectorTileElements(const Kernel& k);
 
@@ -32,6 +42,7 @@ double vectorTileElements(const Kernel& k);
 struct ReferenceGpu {
     std::string id;
     double smCount = 0, fp32Gflops = 0, bandwidthGBps = 0, l2CacheMb = 0;
+    double launchYear = 0;
 };
 
 class TileDatabase {
@@ -40,22 +51,23 @@ public:
     void add(const std::string& gpuId, OpClass opClass, long long b, long long m, long long n, long long k,
              const GemmTile& tile);
 
-    // The measured GPU whose spec sheet is nearest to `target` (never `target.id` itself, so a
-    // forecast never reads measurements of the GPU it forecasts). Empty when the database is empty.
+    // The newest measured GPU, ties broken by the nearest spec sheet; never `target.id` itself, so a
+    // forecast never reads measurements of the GPU it forecasts. Empty when the database is empty.
     std::string referenceFor(const GpuSpec& target) const;
 
     // The tile the reference GPU's library chose for the most similar GEMM shape.
     GemmTile lookup(const std::string& referenceId, OpClass opClass, long long b, long long m, long long n,
                     long long k) const;
 
-    // Convenience: referenceFor() then lookup(); a 128x128 default when nothing is known.
+    // The tile a forecast uses: for bmm, referenceFor() then lookup() (128x128 when nothing is
+    // known); for linear, heuristicGemmTile().
     GemmTile tileFor(const GpuSpec& target, const Kernel& k) const;
 
     std::vector<std::string> gpuIds() const;
     std::size_t size() const;
     bool empty() const { return size() == 0; }
 
-    // Compact text form: "#gpu,<id>,<sm>,<fp32>,<bw>,<l2>" lines, then "gpu,op,b,m,n,k,along_k,along_m,split".
+    // Compact text form: "#gpu,<id>,<sm>,<fp32>,<bw>,<l2>,<year>" lines, then "gpu,op,b,m,n,k,along_k,along_m,split".
     std::string serialize() const;
     static TileDatabase parse(const std::string& text, const std::string& source);
     static TileDatabase load(const std::string& path);
@@ -68,6 +80,18 @@ private:
     };
     std::vector<ReferenceGpu> gpus_;
     std::map<std::pair<std::string, OpClass>, std::vector<Entry>> entries_;
+
+    // Lookups scan thousands of shapes; a model has a few dozen distinct GEMMs and the GUI asks for
+    // the same ones on every edit, so answers are memoised (thread-safe; shared by copies, which
+    // hold the same entries; cleared by add()).
+    using LookupKey = std::tuple<std::string, OpClass, long long, long long, long long, long long>;
+    struct LookupCache {
+        std::mutex mutex;
+        std::map<LookupKey, GemmTile> tiles;
+    };
+    std::shared_ptr<LookupCache> cache_ = std::make_shared<LookupCache>();
+    GemmTile lookupUncached(const std::string& referenceId, OpClass opClass, long long b, long long m, long long n,
+                            long long k) const;
 };
 
 } // namespace gpuforecast

@@ -12,9 +12,10 @@
 
 namespace gpuforecast {
 
-// How raw features enter the networks: clipped to the range seen in training (the residual is
-// never extrapolated beyond its data; a GPU with a larger cache than any measured one is treated
-// like the largest measured), then standardised.
+// How raw features enter the networks: standardised with the training mean and scale. The range
+// seen in training (min, max) is kept so callers can tell when a forecast extrapolates. It is not
+// clipped to: model-sized kernels are larger than the measured ones, and leave-one-GPU-out
+// validation was far worse with clipping (validation ln 23% -> 59%, softmax 34% -> 66%).
 struct FeatureNormalization {
     Eigen::VectorXd mean, scale, min, max;
 };

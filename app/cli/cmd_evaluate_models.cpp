@@ -1,0 +1,74 @@
+#include "arguments.h"
+#include "commands.h"
+
+#include "gpuforecast/catalog.h"
+#include "gpuforecast/error.h"
+#include "gpuforecast/file_io.h"
+#include "gpuforecast/json_fields.h"
+#include "gpuforecast/model_forecast.h"
+#include "gpuforecast/run_name.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+namespace gpuforecast::cli {
+
+// Forecasts every measured whole-model run in DIR/<gpu>/<run>.json (NeuSight's e2e layout:
+// e2e_latency, fw_latency, bwall_latency in ms) and prints the error of each.
+int runEvaluateModels(const std::vector<std::string>& args)
+{
+    namespace fs = std::filesystem;
+    Arguments a(args, {"--in", "--weights", "--gpu"}, {});
+    const fs::path in = a.required("--in");
+    const fs::path dataDir = resourceDirectory();
+    const auto catalog = loadGpuDirectory((dataDir / "gpus").string());
+    const Forecaster forecaster =
+        Forecaster::loadFromDirectory(a.value("--weights").value_or((dataDir / "weights").string()));
+    std::vector<fs::path> runs;
+    for (const auto& gpuDir : fs::directory_iterator(in))
+        if (gpuDir.is_directory())
+            for (const auto& f : fs::directory_iterator(gpuDir.path()))
+                if (f.path().extension() == ".json")
+                    runs.push_back(f.path());
+    std::sort(runs.begin(), runs.end());
+    std::printf("%-16s %-34s %10s %10s %8s\n", "gpu", "run", "measured", "forecast", "error");
+    std::map<std::string, std::pair<double, int>> perGpu;
+    double sum = 0, worst = 0;
+    int n = 0;
+    for (const auto& path : runs) {
+        const std::string gpuId = path.parent_path().filename().string();
+        if (auto only = a.value("--gpu"); only && *only != gpuId)
+            continue;
+        const auto run = parseRunName(path.stem().string());
+        if (!run)
+            throwInputError(path.string(), "", "file name is not a run name like gpt2_large-inf-1024-4");
+        if (!run->parallel.empty()) {
+            std::printf("%-16s %-34s %10s\n", gpuId.c_str(), path.stem().string().c_str(), "(multi-GPU, skipped)");
+            continue;
+        }
+        const auto j = json_fields::parse(readFile(path.string()), path.string());
+        const double measured = json_fields::requireNumber(j, {path.string(), ""}, "e2e_latency", 1e-6, 1e9);
+        const fs::path modelPath = dataDir / "models" / (run->model + ".json");
+        const GpuSpec gpu = resolveGpu(catalog, gpuId);
+        const ModelForecast r = forecastModel(forecaster, loadModelConfig(modelPath.string()),
+                                              GraphOptions{run->batch, run->seq, run->training, run->fusion}, gpu);
+        const double pred = r.totalSeconds() * 1e3;
+        const double err = 100 * (pred - measured) / measured;
+        std::printf("%-16s %-34s %10.2f %10.2f %+7.1f%%\n", gpuId.c_str(), path.stem().string().c_str(), measured, pred,
+                    err);
+        sum += std::abs(err);
+        worst = std::max(worst, std::abs(err));
+        ++n;
+        perGpu[gpuId].first += std::abs(err);
+        perGpu[gpuId].second += 1;
+    }
+    for (const auto& [gpu, acc] : perGpu)
+        std::printf("mean absolute error %-16s %6.2f%% over %d runs\n", gpu.c_str(), acc.first / acc.second, acc.second);
+    if (n > 0)
+        std::printf("mean absolute error, all runs: %.2f%% (worst %.2f%%) over %d runs\n", sum / n, worst, n);
+    return 0;
+}
+
+} // namespace gpuforecast::cli

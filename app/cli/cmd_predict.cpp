@@ -1,0 +1,160 @@
+#include "arguments.h"
+#include "commands.h"
+
+#include "gpuforecast/catalog.h"
+#include "gpuforecast/error.h"
+#include "gpuforecast/file_io.h"
+#include "gpuforecast/model_forecast.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+namespace gpuforecast::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+ModelConfig resolveModel(const fs::path& dataDir, const std::string& idOrPath)
+{
+    const fs::path bundled = dataDir / "models" / (idOrPath + ".json");
+    if (idOrPath.find('/') == std::string::npos && !endsWith(idOrPath, ".json")) {
+        if (!fs::exists(bundled))
+            throw UsageError("--model: unknown model '" + idOrPath + "' (see gpuforecast-cli models, or give a config.json path)");
+        return loadModelConfig(bundled.string());
+    }
+    return loadModelConfig(idOrPath);
+}
+
+nlohmann::json dimsJson(const Kernel& k)
+{
+    if (k.isGemm())
+        return {{"b", k.b}, {"m", k.m}, {"n", k.n}, {"k", k.k}};
+    if (k.opClass == OpClass::Other)
+        return {{"bytes", k.fallbackBytes}};
+    return {{"rows", k.b}, {"h", k.h}};
+}
+
+nlohmann::json toJson(const ModelForecast& r)
+{
+    nlohmann::json j;
+    j["model"] = r.model;
+    j["gpu"] = r.gpu;
+    j["batch"] = r.options.batch;
+    j["seq"] = r.options.seq;
+    j["mode"] = r.options.training ? "training" : "inference";
+    j["fusion"] = r.options.fusion;
+    j["e2e_ms"] = r.totalSeconds() * 1e3;
+    j["fw_ms"] = r.forwardSeconds * 1e3;
+    j["bw_ms"] = (r.backwardSeconds + r.accumulateSeconds) * 1e3; // NeuSight's "bwall": backward + accumulation
+    j["acc_ms"] = r.accumulateSeconds * 1e3;
+    j["comm_ms"] = 0.0;
+    const auto& m = r.memory;
+    j["memory"] = {{"parameters", m.parametersCount},        {"weights_gb", m.weightsBytes / 1e9},
+                   {"gradients_gb", m.gradientsBytes / 1e9}, {"optimizer_gb", m.optimizerBytes / 1e9},
+                   {"activations_gb", m.activationsBytes / 1e9}, {"kv_cache_gb", m.kvCacheBytes / 1e9},
+                   {"total_gb", m.totalBytes() / 1e9},       {"gpu_gb", r.gpuMemoryBytes / 1e9},
+                   {"fits", r.fits()}};
+    nlohmann::json ops = nlohmann::json::array();
+    for (const auto& o : r.ops) {
+        const auto& f = o.forecast;
+        const auto& g = f.geometry;
+        nlohmann::json op{{"name", o.op.node},
+                          {"class", std::string(opClassName(o.op.kernel.opClass))},
+                          {"op", o.op.kernel.op},
+                          {"phase", std::string(phaseName(o.op.phase))},
+                          {"count", o.op.count},
+                          {"dims", dimsJson(o.op.kernel)},
+                          {"kernel_ms", f.ms()},
+                          {"kernel_low_ms", f.secondsLow * 1e3},
+                          {"kernel_high_ms", f.secondsHigh * 1e3},
+                          {"fw_ms", o.op.phase == Phase::Forward ? o.totalSeconds() * 1e3 : 0.0},
+                          {"bw_ms", o.op.phase == Phase::Forward ? 0.0 : o.totalSeconds() * 1e3},
+                          {"learned", f.learned}};
+        if (o.op.kernel.opClass != OpClass::Other) {
+            op["waves"] = g.waves;
+            op["utilization"] = f.utilization;
+            op["bound"] = g.memoryBound ? "memory" : "compute";
+            if (o.op.kernel.isGemm())
+                op["tile"] = {g.gemmTile.alongK, g.gemmTile.alongM, g.gemmTile.reductionSplit};
+        }
+        ops.push_back(std::move(op));
+    }
+    j["ops"] = std::move(ops);
+    return j;
+}
+
+void printText(const ModelForecast& r)
+{
+    std::printf("%s on %s, batch %lld x seq %lld, %s%s\n", r.model.c_str(), r.gpu.c_str(), r.options.batch,
+                r.options.seq, r.options.training ? "training step" : "inference", r.options.fusion ? ", fused" : "");
+    std::printf("  end to end %10.3f ms   (forward %.3f, backward %.3f, accumulate %.3f)\n", r.totalSeconds() * 1e3,
+                r.forwardSeconds * 1e3, r.backwardSeconds * 1e3, r.accumulateSeconds * 1e3);
+    std::printf("  memory     %10.2f GB of %.0f GB: %s\n", r.memory.totalBytes() / 1e9, r.gpuMemoryBytes / 1e9,
+                r.fits() ? "fits" : "DOES NOT FIT");
+    std::vector<const OpForecast*> top;
+    for (const auto& o : r.ops)
+        top.push_back(&o);
+    std::sort(top.begin(), top.end(), [](auto* a, auto* b) { return a->totalSeconds() > b->totalSeconds(); });
+    std::printf("  %-28s %-11s %-5s %6s %10s %7s\n", "largest operators", "class", "phase", "count", "total ms", "share");
+    for (std::size_t i = 0; i < std::min<std::size_t>(10, top.size()); ++i)
+        std::printf("  %-28.28s %-11s %-5s %6lld %10.3f %6.1f%%\n", top[i]->op.node.c_str(),
+                    std::string(opClassName(top[i]->op.kernel.opClass)).c_str(),
+                    std::string(phaseName(top[i]->op.phase)).c_str(), top[i]->op.count, top[i]->totalSeconds() * 1e3,
+                    100 * top[i]->totalSeconds() / r.totalSeconds());
+}
+
+} // namespace
+
+int runPredict(const std::vector<std::string>& args)
+{
+    Arguments a(args, {"--model", "--gpu", "--batch", "--seq", "--mode", "--parallel", "--weights"},
+                {"--fusion", "--json"});
+    const fs::path dataDir = resourceDirectory();
+    const std::string mode = a.value("--mode").value_or("inference");
+    if (mode != "inference" && mode != "training")
+        throw UsageError("--mode: expected inference or training, got '" + mode + "'");
+    if (a.has("--parallel"))
+        throw UsageError("--parallel: multi-GPU forecasts are not available yet; forecast one GPU");
+    GraphOptions options;
+    options.batch = a.integer("--batch", 1, 1, 1 << 20);
+    options.seq = a.integer("--seq", 0, 1, 1 << 24);
+    if (!a.has("--seq"))
+        throw UsageError("--seq: required");
+    options.training = mode == "training";
+    options.fusion = a.has("--fusion");
+    const ModelConfig config = resolveModel(dataDir, a.required("--model"));
+    const GpuSpec gpu = resolveGpu(loadGpuDirectory((dataDir / "gpus").string()), a.required("--gpu"));
+    const Forecaster forecaster =
+        Forecaster::loadFromDirectory(a.value("--weights").value_or((dataDir / "weights").string()));
+    const ModelForecast r = forecastModel(forecaster, config, options, gpu);
+    if (a.has("--json"))
+        std::cout << toJson(r).dump(2) << "\n";
+    else
+        printText(r);
+    return 0;
+}
+
+int runModels(const std::vector<std::string>& args)
+{
+    Arguments a(args, {}, {});
+    const fs::path dir = fs::path(resourceDirectory()) / "models";
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".json")
+            files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    std::printf("%-14s %-8s %6s %7s %6s %8s %9s\n", "id", "family", "layers", "hidden", "heads", "kv heads", "params");
+    for (const auto& f : files) {
+        const ModelConfig c = loadModelConfig(f.string());
+        const MemoryEstimate m = estimateMemory(c, GraphOptions{1, 1, false, false});
+        std::printf("%-14s %-8s %6lld %7lld %6lld %8lld %8.2fB\n", c.id.c_str(), c.family.c_str(),
+                    c.layers + c.decoderLayers, c.hidden, c.heads, c.kvHeads, m.parametersCount / 1e9);
+    }
+    return 0;
+}
+
+} // namespace gpuforecast::cli

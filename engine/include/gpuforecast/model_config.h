@@ -1,0 +1,54 @@
+#pragma once
+// A transformer's shape, read from a Hugging Face config.json. Only what decides the kernels that
+// PyTorch launches is kept; everything is validated on load so the graph builder can multiply
+// dimensions without checking again.
+#include <nlohmann/json_fwd.hpp>
+
+#include <string>
+
+namespace gpuforecast {
+
+struct ModelConfig {
+    std::string id;     // file stem, or "<input>"
+    std::string family; // gpt2 | bert | opt | switch | llama | mistral | mixtral | qwen2
+    std::string source; // where it was read from, for error messages
+
+    long long layers = 0;       // transformer blocks (switch: encoder blocks; decoderLayers below)
+    long long hidden = 0;       // model width
+    long long heads = 0;        // attention heads
+    long long kvHeads = 0;      // key/value heads (GQA); equals heads without GQA
+    long long headDim = 0;      // hidden / heads (switch: d_kv, independent of hidden)
+    long long intermediate = 0; // FFN width (per expert for MoE)
+    long long vocab = 0;
+    long long maxPositions = 0; // learned position table size (rotary models: advertised context)
+    std::string activation;     // gelu_new | gelu | relu | silu
+    bool gatedMlp = false;      // SwiGLU: down(act(gate(x)) * up(x))
+    bool rmsNorm = false;       // RMSNorm instead of LayerNorm
+    bool learnedPositions = false; // absolute position table: seq may not exceed maxPositions
+    bool attentionBias = false; // q/k/v projections carry biases (Qwen2)
+
+    // Mixture of experts (switch, mixtral). Switch routes top-1 with a fixed capacity per sequence.
+    long long experts = 0;
+    long long expertsPerToken = 0;
+    long long expertCapacity = 0;     // switch: tokens one expert accepts from one sequence
+    long long encoderLayers = 0;      // switch
+    long long decoderLayers = 0;      // switch
+    long long encoderSparseStep = 0;  // switch: every step-th block (index % step == 1) is sparse
+    long long decoderSparseStep = 0;
+    long long relativeBuckets = 0;    // switch: relative position buckets
+
+    long long wordProjection = 0; // OPT word_embed_proj_dim (project_in/out when != hidden)
+    bool preLayerNorm = true;     // OPT do_layer_norm_before
+
+    long long attentionWidth() const { return heads * headDim; } // q projection outputs
+    long long kvWidth() const { return kvHeads * headDim; }      // k and v projection outputs
+};
+
+// Reads a config.json document. `source` names the file in errors ("config.json: n_head: missing").
+// Throws ForecastError for an unsupported model_type or a missing, null or out-of-range field.
+ModelConfig modelConfigFromJson(const nlohmann::json& j, const std::string& source);
+
+// Reads the file at `path`; the id is the file name without ".json".
+ModelConfig loadModelConfig(const std::string& path);
+
+} // namespace gpuforecast

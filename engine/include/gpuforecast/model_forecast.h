@@ -1,0 +1,48 @@
+#pragma once
+// A whole model on one GPU: every kernel of its graph forecast once, multiplied by how often it
+// runs, summed (kernels run one after another), plus whether the model fits in memory.
+#include "gpuforecast/forecaster.h"
+#include "gpuforecast/model_graph.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpuforecast {
+
+struct OpForecast {
+    GraphKernel op;
+    KernelForecast forecast;             // one launch
+    double totalSeconds() const { return forecast.seconds * double(op.count); }
+};
+
+struct MemoryEstimate {
+    double parametersCount = 0;
+    double weightsBytes = 0;
+    double gradientsBytes = 0;   // training only
+    double optimizerBytes = 0;   // training only: Adam's two moments
+    double activationsBytes = 0; // training: saved for backward; inference: largest live tensors
+    double kvCacheBytes = 0;     // inference: keys and values of every layer
+    double totalBytes() const
+    {
+        return weightsBytes + gradientsBytes + optimizerBytes + activationsBytes + kvCacheBytes;
+    }
+};
+
+struct ModelForecast {
+    std::string model, gpu;
+    GraphOptions options;
+    double forwardSeconds = 0, backwardSeconds = 0, accumulateSeconds = 0;
+    double totalSeconds() const { return forwardSeconds + backwardSeconds + accumulateSeconds; }
+    std::vector<OpForecast> ops; // graph order
+    MemoryEstimate memory;
+    double gpuMemoryBytes = 0;
+    bool fits() const { return memory.totalBytes() <= gpuMemoryBytes; }
+};
+
+ModelForecast forecastModel(const Forecaster& forecaster, const ModelConfig& config, const GraphOptions& options,
+                            const GpuSpec& gpu);
+
+MemoryEstimate estimateMemory(const ModelConfig& config, const GraphOptions& options);
+
+} // namespace gpuforecast

@@ -1,0 +1,36 @@
+#pragma once
+// From a model config to the kernels PyTorch (eager, FP32) launches for one step: forward, and
+// for training also backward and gradient accumulation. The kernels and their dimensions follow
+// the operator graphs NeuSight traced with torch.fx (shared/data/neusight/opgraphs), including
+// their conventions for backward kernels, so forecasts can be checked against its measurements.
+#include "gpuforecast/kernel.h"
+#include "gpuforecast/model_config.h"
+
+#include <string>
+#include <vector>
+
+namespace gpuforecast {
+
+enum class Phase { Forward, Backward, Accumulate };
+std::string_view phaseName(Phase p); // "fw", "bw", "acc"
+
+struct GraphKernel {
+    std::string node;       // where it comes from, e.g. "attn.qkv", "mlp.fc1"
+    Phase phase = Phase::Forward;
+    Kernel kernel;
+    long long count = 1;    // launches per step: per-layer kernels appear once with count = layers
+    bool perLayer = false;  // part of the repeated transformer block
+};
+
+struct GraphOptions {
+    long long batch = 1;    // sequences per step
+    long long seq = 1;      // tokens per sequence
+    bool training = false;  // add backward and gradient accumulation
+    bool fusion = false;    // merge forward element-wise chains into one kernel each
+};
+
+// Throws ForecastError naming the field when batch or seq is out of range (seq beyond the learned
+// position table, or token counts whose kernels could not be forecast).
+std::vector<GraphKernel> buildModelGraph(const ModelConfig& config, const GraphOptions& options);
+
+} // namespace gpuforecast

@@ -1,0 +1,222 @@
+#include "gpuforecast/model_config.h"
+
+#include "gpuforecast/error.h"
+#include "gpuforecast/file_io.h"
+#include "gpuforecast/json_fields.h"
+
+#include <array>
+#include <filesystem>
+#include <string_view>
+#include <utility>
+
+namespace gpuforecast {
+namespace {
+
+using json_fields::Context;
+using nlohmann::json;
+
+// Maxima far beyond any published model, chosen so that products of dimensions the graph forms
+// (batch x seq x width, vocab x width, ...) stay well inside 64-bit integers and doubles' exact range.
+constexpr long long kMaxLayers = 1 << 14;
+constexpr long long kMaxWidth = 1 << 20;
+constexpr long long kMaxHeads = 1 << 14;
+constexpr long long kMaxVocab = 1 << 24;
+constexpr long long kMaxPositions = 1 << 24;
+constexpr long long kMaxExperts = 1 << 12;
+
+struct FamilyName {
+    std::string_view modelType; // config.json model_type
+    std::string_view archPrefix; // class name prefix in architectures[]
+    std::string_view family;
+};
+constexpr std::array<FamilyName, 8> kFamilies{{{"gpt2", "GPT2", "gpt2"},
+                                               {"bert", "Bert", "bert"},
+                                               {"opt", "OPT", "opt"},
+                                               {"switch_transformers", "SwitchTransformers", "switch"},
+                                               {"llama", "Llama", "llama"},
+                                               {"mistral", "Mistral", "mistral"},
+                                               {"mixtral", "Mixtral", "mixtral"},
+                                               {"qwen2", "Qwen2", "qwen2"}}};
+
+std::string supportedList()
+{
+    std::string s;
+    for (const auto& f : kFamilies)
+        s += (s.empty() ? "" : ", ") + std::string(f.modelType);
+    return s;
+}
+
+// The family from model_type, or (older configs) from the architecture class name. Head suffixes
+// are matched exactly so that e.g. Qwen2MoeForCausalLM is not mistaken for Qwen2.
+std::string detectFamily(const json& j, const Context& ctx)
+{
+    if (const auto type = json_fields::optionalString(j, ctx, "model_type")) {
+        for (const auto& f : kFamilies)
+            if (f.modelType == *type)
+                return std::string(f.family);
+        throwInputError(ctx.source, "model_type", "unsupported model type '" + *type + "' (supported: " +
+                                                      supportedList() + ")");
+    }
+    static constexpr std::array<std::string_view, 7> kHeads{
+        "LMHeadModel", "Model", "ForCausalLM", "ForPreTraining", "ForMaskedLM", "ForSequenceClassification",
+        "ForConditionalGeneration"};
+    if (const auto it = j.find("architectures"); it != j.end() && it->is_array())
+        for (const auto& a : *it)
+            if (a.is_string())
+                for (const auto& f : kFamilies)
+                    for (auto head : kHeads)
+                        if (a.get<std::string>() == std::string(f.archPrefix) + std::string(head))
+                            return std::string(f.family);
+    throwInputError(ctx.source, "model_type", "missing (and no supported class in architectures; supported: " +
+                                                  supportedList() + ")");
+}
+
+bool optionalBool(const json& j, const Context& ctx, const std::string& key, bool fallback)
+{
+    const auto it = j.find(key);
+    if (it == j.end() || it->is_null())
+        return fallback;
+    if (!it->is_boolean())
+        throwInputError(ctx.source, key, "expected true or false, got " + std::string(it->type_name()));
+    return it->get<bool>();
+}
+
+long long width(const json& j, const Context& ctx, const std::string& key)
+{
+    return json_fields::requireInteger(j, ctx, key, 1, kMaxWidth);
+}
+
+std::string activation(const json& j, const Context& ctx, const std::string& key, const std::string& fallback)
+{
+    const std::string a = json_fields::optionalString(j, ctx, key).value_or(fallback);
+    if (a == "gelu_new" || a == "gelu" || a == "relu" || a == "silu")
+        return a;
+    if (a == "swish")
+        return "silu";
+    if (a == "gelu_pytorch_tanh" || a == "gelu_fast")
+        return "gelu"; // one fused kernel in PyTorch, like exact gelu
+    throwInputError(ctx.source, key, "unsupported activation '" + a + "' (supported: gelu_new, gelu, relu, silu)");
+}
+
+void readGpt2(ModelConfig& c, const json& j, const Context& ctx)
+{
+    c.layers = json_fields::requireInteger(j, ctx, "n_layer", 1, kMaxLayers);
+    c.hidden = width(j, ctx, "n_embd");
+    c.heads = json_fields::requireInteger(j, ctx, "n_head", 1, kMaxHeads);
+    c.intermediate = json_fields::optionalInteger(j, ctx, "n_inner", 1, kMaxWidth).value_or(4 * c.hidden);
+    c.vocab = json_fields::requireInteger(j, ctx, "vocab_size", 1, kMaxVocab);
+    c.maxPositions = json_fields::requireInteger(j, ctx, "n_positions", 1, kMaxPositions);
+    c.activation = activation(j, ctx, "activation_function", "gelu_new");
+    c.learnedPositions = true;
+}
+
+void readBertOrOpt(ModelConfig& c, const json& j, const Context& ctx)
+{
+    c.layers = json_fields::requireInteger(j, ctx, "num_hidden_layers", 1, kMaxLayers);
+    c.hidden = width(j, ctx, "hidden_size");
+    c.heads = json_fields::requireInteger(j, ctx, "num_attention_heads", 1, kMaxHeads);
+    c.vocab = json_fields::requireInteger(j, ctx, "vocab_size", 1, kMaxVocab);
+    c.maxPositions = json_fields::requireInteger(j, ctx, "max_position_embeddings", 1, kMaxPositions);
+    c.learnedPositions = true;
+    if (c.family == "bert") {
+        c.intermediate = width(j, ctx, "intermediate_size");
+        c.activation = activation(j, ctx, "hidden_act", "gelu");
+    } else {
+        c.intermediate = width(j, ctx, "ffn_dim");
+        c.activation = activation(j, ctx, "activation_function", "relu");
+        c.preLayerNorm = optionalBool(j, ctx, "do_layer_norm_before", true);
+        c.wordProjection = json_fields::optionalInteger(j, ctx, "word_embed_proj_dim", 1, kMaxWidth).value_or(c.hidden);
+    }
+}
+
+void readSwitch(ModelConfig& c, const json& j, const Context& ctx)
+{
+    c.encoderLayers = json_fields::requireInteger(j, ctx, "num_layers", 1, kMaxLayers);
+    c.decoderLayers =
+        json_fields::optionalInteger(j, ctx, "num_decoder_layers", 1, kMaxLayers).value_or(c.encoderLayers);
+    c.layers = c.encoderLayers;
+    c.hidden = width(j, ctx, "d_model");
+    c.heads = json_fields::requireInteger(j, ctx, "num_heads", 1, kMaxHeads);
+    c.headDim = json_fields::requireInteger(j, ctx, "d_kv", 1, kMaxWidth / c.heads);
+    c.intermediate = width(j, ctx, "d_ff");
+    c.vocab = json_fields::requireInteger(j, ctx, "vocab_size", 1, kMaxVocab);
+    c.maxPositions = kMaxPositions; // relative positions: no table limits the length
+    c.experts = json_fields::requireInteger(j, ctx, "num_experts", 1, kMaxExperts);
+    c.expertsPerToken = 1; // Switch routing is top-1 by definition
+    c.expertCapacity = json_fields::requireInteger(j, ctx, "expert_capacity", 1, kMaxPositions);
+    c.encoderSparseStep = json_fields::requireInteger(j, ctx, "encoder_sparse_step", 0, kMaxLayers);
+    c.decoderSparseStep = json_fields::requireInteger(j, ctx, "decoder_sparse_step", 0, kMaxLayers);
+    c.relativeBuckets =
+        json_fields::optionalInteger(j, ctx, "relative_attention_num_buckets", 1, kMaxPositions).value_or(32);
+    if (optionalBool(j, ctx, "is_gated_act", false))
+        throwInputError(ctx.source, "is_gated_act", "gated Switch feed-forward layers are not supported");
+    c.activation = activation(j, ctx, "dense_act_fn", "relu");
+}
+
+void readLlamaLike(ModelConfig& c, const json& j, const Context& ctx)
+{
+    c.layers = json_fields::requireInteger(j, ctx, "num_hidden_layers", 1, kMaxLayers);
+    c.hidden = width(j, ctx, "hidden_size");
+    c.heads = json_fields::requireInteger(j, ctx, "num_attention_heads", 1, kMaxHeads);
+    c.kvHeads = json_fields::optionalInteger(j, ctx, "num_key_value_heads", 1, kMaxHeads).value_or(c.heads);
+    if (auto d = json_fields::optionalInteger(j, ctx, "head_dim", 1, kMaxWidth / c.heads))
+        c.headDim = *d; // some configs decouple head size from hidden / heads
+    c.intermediate = width(j, ctx, "intermediate_size");
+    c.vocab = json_fields::requireInteger(j, ctx, "vocab_size", 1, kMaxVocab);
+    c.maxPositions = json_fields::requireInteger(j, ctx, "max_position_embeddings", 1, kMaxPositions);
+    c.activation = activation(j, ctx, "hidden_act", "silu");
+    c.gatedMlp = true;
+    c.rmsNorm = true;
+    c.attentionBias = c.family == "qwen2" || optionalBool(j, ctx, "attention_bias", false);
+    if (c.family == "mixtral") {
+        c.experts = json_fields::requireInteger(j, ctx, "num_local_experts", 1, kMaxExperts);
+        c.expertsPerToken = json_fields::requireInteger(j, ctx, "num_experts_per_tok", 1, c.experts);
+    }
+}
+
+} // namespace
+
+ModelConfig modelConfigFromJson(const json& j, const std::string& source)
+{
+    const Context ctx{source, ""};
+    if (!j.is_object())
+        throwInputError(source, "", "expected a JSON object (a Hugging Face config.json)");
+    ModelConfig c;
+    c.id = source;
+    c.source = source;
+    c.family = detectFamily(j, ctx);
+    if (c.family == "gpt2")
+        readGpt2(c, j, ctx);
+    else if (c.family == "bert" || c.family == "opt")
+        readBertOrOpt(c, j, ctx);
+    else if (c.family == "switch")
+        readSwitch(c, j, ctx);
+    else
+        readLlamaLike(c, j, ctx);
+
+    if (c.kvHeads == 0)
+        c.kvHeads = c.heads;
+    if (c.headDim == 0) {
+        const char* headsKey = c.family == "gpt2" ? "n_head" : "num_attention_heads";
+        if (c.hidden % c.heads != 0)
+            throwInputError(source, headsKey, std::to_string(c.heads) + " heads do not divide the hidden size " +
+                                                  std::to_string(c.hidden));
+        c.headDim = c.hidden / c.heads;
+    }
+    if (c.rmsNorm && c.headDim % 2 != 0) // rotary embeddings rotate pairs of dimensions
+        throwInputError(source, "head_dim", "rotary embeddings need an even head size, got " + std::to_string(c.headDim));
+    if (c.heads % c.kvHeads != 0 || c.kvHeads > c.heads)
+        throwInputError(source, "num_key_value_heads", std::to_string(c.kvHeads) +
+                                                           " key/value heads do not divide the " +
+                                                           std::to_string(c.heads) + " attention heads");
+    return c;
+}
+
+ModelConfig loadModelConfig(const std::string& path)
+{
+    ModelConfig c = modelConfigFromJson(json_fields::parse(readFile(path), path), path);
+    c.id = std::filesystem::path(path).stem().string();
+    return c;
+}
+
+} // namespace gpuforecast

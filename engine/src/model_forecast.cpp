@@ -1,0 +1,99 @@
+#include "gpuforecast/model_forecast.h"
+
+#include <algorithm>
+#include <map>
+
+namespace gpuforecast {
+namespace {
+
+constexpr double kFloatBytes = 4; // the NeuSight measurements, and this forecaster, are FP32
+
+double outputElements(const Kernel& k)
+{
+    if (k.isGemm())
+        return double(k.b) * double(k.m) * double(k.k);
+    if (k.opClass == OpClass::Other)
+        return k.fallbackBytes / kFloatBytes / 2; // a copy reads and writes the same amount
+    return k.elements();
+}
+
+} // namespace
+
+MemoryEstimate estimateMemory(const ModelConfig& config, const GraphOptions& options)
+{
+    MemoryEstimate m;
+    // Gradient accumulation touches every parameter exactly once, so the training graph's
+    // accumulate kernels count the parameters without a per-family formula.
+    GraphOptions training = options;
+    training.training = true;
+    training.fusion = false;
+    training.batch = std::max(1LL, config.experts); // enough tokens that every expert receives some
+    training.seq = 1;
+    for (const auto& op : buildModelGraph(config, training))
+        if (op.phase == Phase::Accumulate)
+            m.parametersCount += op.kernel.elements() * double(op.count);
+    m.weightsBytes = m.parametersCount * kFloatBytes;
+
+    const auto graph = buildModelGraph(config, options);
+    if (options.training) {
+        m.gradientsBytes = m.weightsBytes;
+        m.optimizerBytes = 2 * m.weightsBytes;
+        // Eager PyTorch keeps (roughly) every forward output alive for backward.
+        for (const auto& op : graph)
+            if (op.phase == Phase::Forward)
+                m.activationsBytes += outputElements(op.kernel) * kFloatBytes * double(op.count);
+    } else {
+        // Only a layer's tensors are alive at once; the largest output bounds the working set
+        // (twice: its input is still held).
+        double largest = 0;
+        for (const auto& op : graph)
+            largest = std::max(largest, outputElements(op.kernel) * kFloatBytes);
+        m.activationsBytes = 2 * largest;
+        const double layers = double(config.layers + config.decoderLayers);
+        m.kvCacheBytes = 2 * layers * double(options.batch) * double(options.seq) * double(config.kvWidth()) * kFloatBytes;
+    }
+    return m;
+}
+
+ModelForecast forecastModel(const Forecaster& forecaster, const ModelConfig& config, const GraphOptions& options,
+                            const GpuSpec& gpu)
+{
+    ModelForecast r;
+    r.model = config.id;
+    r.gpu = gpu.id;
+    r.options = options;
+    const auto graph = buildModelGraph(config, options);
+    // Forward and backward share many shapes (a layer's GEMMs reappear transposed, element-wise
+    // ops repeat): forecast each distinct kernel once, in one batched pass.
+    std::map<std::string, std::size_t> distinct;
+    std::vector<Kernel> kernels;
+    std::vector<std::size_t> slot(graph.size());
+    for (std::size_t i = 0; i < graph.size(); ++i) {
+        const Kernel& k = graph[i].kernel;
+        std::string key = k.op + '|' + std::to_string(k.b) + ',' + std::to_string(k.m) + ',' + std::to_string(k.n) +
+                          ',' + std::to_string(k.k) + ',' + std::to_string(k.h) + ',' + std::to_string(k.fallbackBytes);
+        for (const auto& f : k.fusedOps)
+            key += '|' + f;
+        const auto [it, added] = distinct.emplace(std::move(key), kernels.size());
+        if (added)
+            kernels.push_back(k);
+        slot[i] = it->second;
+    }
+    const auto forecasts = forecaster.predict(kernels, gpu);
+    r.ops.reserve(graph.size());
+    for (std::size_t i = 0; i < graph.size(); ++i) {
+        OpForecast o{graph[i], forecasts[slot[i]]};
+        const double s = o.totalSeconds();
+        switch (o.op.phase) {
+        case Phase::Forward: r.forwardSeconds += s; break;
+        case Phase::Backward: r.backwardSeconds += s; break;
+        case Phase::Accumulate: r.accumulateSeconds += s; break;
+        }
+        r.ops.push_back(std::move(o));
+    }
+    r.memory = estimateMemory(config, options);
+    r.gpuMemoryBytes = gpu.memoryBytes();
+    return r;
+}
+
+} // namespace gpuforecast

@@ -1,0 +1,255 @@
+// The recorder shared by all families, and the entry point that picks a family.
+#include "gpuforecast/error.h"
+#include "model_graph_builder.h"
+
+#include <numeric>
+#include <utility>
+
+namespace gpuforecast {
+namespace graph {
+namespace {
+
+constexpr double kFloat = 4; // FP32, as in every reference measurement
+
+double bytesOf(const std::vector<Shape>& shapes)
+{
+    double n = 0;
+    for (const auto& s : shapes)
+        n += elements(s);
+    return kFloat * n;
+}
+
+bool isUnary(const std::string& op) { return !op.empty() && op.back() == 'u'; } // addu, mulu, divu, powu
+
+} // namespace
+
+double elements(const Shape& s)
+{
+    return std::accumulate(s.begin(), s.end(), 1.0, [](double a, long long d) { return a * double(d); });
+}
+
+void Builder::section(long long count, bool perLayer)
+{
+    count_ = count;
+    perLayer_ = perLayer;
+}
+
+void Builder::add(const std::string& node, Phase phase, Kernel kernel)
+{
+    if (count_ > 0)
+        out_.push_back(GraphKernel{node, phase, std::move(kernel), count_, perLayer_});
+}
+
+void Builder::forward(const std::string& node, Kernel kernel, const std::string& member)
+{
+    if (inChain_ && fusion())
+        chain_.push_back(Pending{node, std::move(kernel), member});
+    else
+        add(node, Phase::Forward, std::move(kernel));
+}
+
+void Builder::linear(const std::string& node, long long m, long long n, long long k, bool bias)
+{
+    add(node, Phase::Forward, Kernel::gemm("linear", 1, m, n, k));
+    if (!training())
+        return;
+    add(node, Phase::Backward, Kernel::gemm("linear", 1, m, k, n));
+    add(node, Phase::Backward, Kernel::gemm("linear", 1, k, m, n));
+    add(node, Phase::Accumulate, Kernel::vector("add", 1, n * k));
+    if (bias)
+        add(node, Phase::Accumulate, Kernel::vector("add", 1, k));
+}
+
+void Builder::bmm(const std::string& node, long long b, long long m, long long n, long long k)
+{
+    add(node, Phase::Forward, Kernel::gemm("bmm", b, m, n, k));
+    if (!training())
+        return;
+    add(node, Phase::Backward, Kernel::gemm("bmm", b, m, k, n));
+    add(node, Phase::Backward, Kernel::gemm("bmm", b, n, m, k));
+}
+
+void Builder::vec(const std::string& node, const std::string& op, long long rows, long long h)
+{
+    if (rows == 1 && h == 1)
+        return;
+    forward(node, Kernel::vector(op, rows, h), op);
+    if (training())
+        backwardVec(node, op, rows, h);
+}
+
+void Builder::backwardVec(const std::string& node, const std::string& op, long long rows, long long h)
+{
+    const int inputs = isUnary(op) ? 1 : 2;
+    auto bw = [&](const char* o) { add(node, Phase::Backward, Kernel::vector(o, rows, h)); };
+    if (op == "add" || op == "addu") {
+        for (int i = 0; i < inputs; ++i)
+            add(node, Phase::Backward, Kernel::memory("add_grad", kFloat * double(rows) * double(h)));
+    } else if (op == "mul" || op == "mulu" || op == "div" || op == "divu") {
+        for (int i = 0; i < inputs; ++i)
+            bw(op.c_str());
+    } else if (op == "pow" || op == "powu") {
+        bw(op.c_str());
+        bw("mul");
+        bw("mulu");
+    } else if (op == "tanh") {
+        bw("mulu");
+        bw("addu");
+    } else if (op == "softmax") {
+        bw("mul");
+        bw("softmax");
+    } else if (op == "ln" || op == "rmsnorm") {
+        bw("mul");
+        add(node, Phase::Accumulate, Kernel::vector("add", 1, h)); // weight
+        if (op == "ln")
+            add(node, Phase::Accumulate, Kernel::vector("add", 1, h)); // bias
+    } else {
+        bw(op.c_str()); // gelu, relu, silu, ...: one kernel of the same kind
+    }
+}
+
+void Builder::activationModule(const std::string& node, const std::string& op, long long rows, long long h)
+{
+    forward(node, Kernel::vector(op, rows, h), op);
+    if (training())
+        add(node, Phase::Backward, Kernel::vector(op, rows, h));
+}
+
+void Builder::memory(const std::string& node, const std::string& kind, const std::vector<Shape>& fw,
+                     const std::vector<std::vector<Shape>>& backwardPasses)
+{
+    forward(node, Kernel::memory(kind, bytesOf(fw)), "memory");
+    if (training())
+        for (const auto& pass : backwardPasses)
+            add(node, Phase::Backward, Kernel::memory(kind + "_grad", bytesOf(pass)));
+}
+
+void Builder::copy(const std::string& node, const std::string& kind, const std::vector<Shape>& inputs,
+                   const Shape& output)
+{
+    std::vector<Shape> fw = inputs;
+    fw.push_back(output);
+    memory(node, kind, fw, {inputs, inputs});
+}
+
+void Builder::dropout(const std::string& node, const Shape& shape)
+{
+    if (training())
+        copy(node, "dropout", {shape}, shape);
+}
+
+void Builder::embedding(const std::string& node, const Shape& ids, const Shape& output, long long tableRows,
+                        long long width)
+{
+    const Shape table{tableRows, width};
+    memory(node, "embedding", {ids, output}, {{table}, {table}});
+    if (training())
+        add(node, Phase::Accumulate, Kernel::vector("add", 1, tableRows * width));
+}
+
+void Builder::weightGradient(const std::string& node, long long n)
+{
+    if (training())
+        add(node, Phase::Accumulate, Kernel::vector("add", 1, n));
+}
+
+void Builder::beginChain()
+{
+    inChain_ = true;
+    chain_.clear();
+}
+
+void Builder::endChain()
+{
+    inChain_ = false;
+    std::vector<std::string> members;
+    const Kernel* last = nullptr; // the last arithmetic member sets the fused kernel's [rows, h]
+    std::string node;
+    for (const auto& p : chain_) {
+        members.push_back(p.member);
+        if (p.member != "memory")
+            last = &p.kernel;
+        node += (node.empty() ? "" : "+") + p.node;
+    }
+    if (members.size() < 2 || !last) {
+        for (auto& p : chain_)
+            add(p.node, Phase::Forward, std::move(p.kernel));
+    } else {
+        add(node, Phase::Forward, Kernel::fused(std::move(members), last->b, last->h));
+    }
+    chain_.clear();
+}
+
+std::vector<GraphKernel> Builder::take()
+{
+    return std::move(out_);
+}
+
+void activation(Builder& g, const std::string& node, const std::string& act, long long rows, long long h)
+{
+    if (act != "gelu_new") {
+        g.vec(node, act, rows, h);
+        return;
+    }
+    // 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3))), one kernel per operator.
+    g.vec(node + ".half", "mulu", rows, h);
+    g.vec(node + ".cube", "powu", rows, h);
+    g.vec(node + ".cube_scale", "mulu", rows, h);
+    g.vec(node + ".inner", "add", rows, h);
+    g.vec(node + ".inner_scale", "mulu", rows, h);
+    g.vec(node + ".tanh", "tanh", rows, h);
+    g.vec(node + ".one_plus", "addu", rows, h);
+    g.vec(node + ".product", "mul", rows, h);
+}
+
+} // namespace graph
+
+std::string_view phaseName(Phase p)
+{
+    switch (p) {
+    case Phase::Forward: return "fw";
+    case Phase::Backward: return "bw";
+    case Phase::Accumulate: return "acc";
+    }
+    return "fw";
+}
+
+std::vector<GraphKernel> buildModelGraph(const ModelConfig& c, const GraphOptions& o)
+{
+    const std::string where = c.id.empty() ? std::string("<model>") : c.id;
+    if (o.batch < 1 || o.batch > (1 << 20))
+        throwInputError(where, "batch", "expected a whole number in [1, 1048576], got " + std::to_string(o.batch));
+    if (o.seq < 1 || o.seq > (1 << 24))
+        throwInputError(where, "seq", "expected a whole number in [1, 16777216], got " + std::to_string(o.seq));
+    if (c.learnedPositions && o.seq > c.maxPositions)
+        throwInputError(where, "seq", std::to_string(o.seq) + " tokens exceed the model's " +
+                                          std::to_string(c.maxPositions) + " learned positions");
+
+    graph::Builder g(o);
+    if (c.family == "gpt2")
+        graph::buildGpt2(c, g, o.batch, o.seq);
+    else if (c.family == "bert")
+        graph::buildBert(c, g, o.batch, o.seq);
+    else if (c.family == "opt")
+        graph::buildOpt(c, g, o.batch, o.seq);
+    else if (c.family == "switch")
+        graph::buildSwitch(c, g, o.batch, o.seq);
+    else if (c.family == "llama" || c.family == "mistral" || c.family == "mixtral" || c.family == "qwen2")
+        graph::buildLlama(c, g, o.batch, o.seq);
+    else
+        throwInputError(where, "family", "no graph builder for model family '" + c.family + "'");
+
+    auto kernels = g.take();
+    // Dimensions are products of validated config fields and batch x seq; a kernel that still
+    // falls outside what the forecaster handles means the step itself is too large.
+    for (const auto& k : kernels) {
+        try {
+            validateKernel(k.kernel, k.node);
+        } catch (const ForecastError& e) {
+            throwInputError(where, "batch x seq", std::string("step too large to forecast (") + e.what() + ")");
+        }
+    }
+    return kernels;
+}
+
+} // namespace gpuforecast

@@ -1,0 +1,84 @@
+// GPT-2 (and the GPT-3 shapes written as GPT-2 configs): Hugging Face GPT2LMHeadModel, eager.
+// Kernel for kernel what the reference traces list (opgraphs/gpt2_large-*, gpt3_*): Conv1D
+// projections as addmm, attention scaled by a tensor (a two-input div), the causal mask applied
+// with torch.where on a slice of the (n_positions x n_positions) bias buffer.
+#include "model_graph_builder.h"
+
+namespace gpuforecast::graph {
+namespace {
+
+// The residual branch's dropout and add. Kept together because fusion merges them.
+void residual(Builder& g, const std::string& prefix, long long b, long long s, long long h)
+{
+    g.dropout(prefix + ".dropout", {b, s, h});
+    g.vec(prefix + ".residual", "add", b * s, h);
+}
+
+} // namespace
+
+void buildGpt2(const ModelConfig& c, Builder& g, long long B, long long S)
+{
+    const long long T = B * S, H = c.hidden, nh = c.heads, d = c.headDim, I = c.intermediate;
+    const long long P = c.maxPositions;
+    // NeuSight lists a bias gradient for every Linear; GPT-2's lm_head has none, but we keep the
+    // reference's convention so graphs and measured step times stay comparable.
+    constexpr bool kBias = true;
+
+    g.section(1, false);
+    // Token lookup; the position lookup (wpe) is a gather the trace does not list (its module
+    // name matches no rule there), the add of the two is.
+    g.beginChain();
+    g.embedding("embed.tokens", {B, S}, {B, S, H}, c.vocab, H);
+    g.vec("embed.add_positions", "add", T, H);
+    g.dropout("embed.dropout", {B, S, H});
+    g.endChain();
+
+    g.section(c.layers, true);
+    g.vec("ln_1", "ln", T, H);
+    g.linear("attn.qkv", T, H, 3 * H, kBias);
+    // split() returns views, yet the trace lists each getitem of the split as a copy of its
+    // output; we keep them so memory traffic matches the reference.
+    for (const char* part : {"attn.split_q", "attn.split_k", "attn.split_v"})
+        g.copy(part, "getitem", {{1}}, {B, S, H});
+    g.bmm("attn.scores", B * nh, S, d, S);
+    g.vec("attn.scale", "div", B * nh * S, S);
+    g.copy("attn.causal_slice", "getitem", {{1, 1, P, P}, {1}, {1}}, {1, 1, S, S});
+    g.copy("attn.causal_mask", "where", {{1, 1, S, S}, {B, nh, S, S}, {1}}, {B, nh, S, S});
+    g.beginChain();
+    g.vec("attn.softmax", "softmax", B * nh * S, S);
+    g.dropout("attn.dropout", {B, nh, S, S});
+    g.endChain();
+    g.bmm("attn.context", B * nh, S, S, d);
+    g.copy("attn.merge_heads", "contiguous", {{B, S, nh, d}}, {B, S, nh, d});
+    g.linear("attn.proj", T, H, H, kBias);
+    g.beginChain();
+    residual(g, "attn", B, S, H);
+    g.endChain();
+    g.vec("ln_2", "ln", T, H);
+    g.linear("mlp.fc", T, H, I, kBias);
+    g.beginChain();
+    activation(g, "mlp.act", c.activation, T, I);
+    g.endChain();
+    g.linear("mlp.proj", T, I, H, kBias);
+
+    if (g.fusion()) {
+        // The last block's residual add has one consumer, the final norm, so fusion merges them;
+        // every other block's add also feeds the next residual and stays alone.
+        g.section(c.layers - 1, true);
+        g.beginChain();
+        residual(g, "mlp", B, S, H);
+        g.endChain();
+        g.section(1, false);
+        g.beginChain();
+        residual(g, "mlp", B, S, H);
+        g.vec("ln_f", "ln", T, H);
+        g.endChain();
+    } else {
+        residual(g, "mlp", B, S, H);
+        g.section(1, false);
+        g.vec("ln_f", "ln", T, H);
+    }
+    g.linear("lm_head", T, H, c.vocab, kBias);
+}
+
+} // namespace gpuforecast::graph

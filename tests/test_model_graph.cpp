@@ -1,0 +1,410 @@
+// Model graphs: every single-GPU NeuSight reference run rebuilt from its config.json, kernel for
+// kernel; config errors named by field; hand-computed shapes of the families without a reference.
+#include "gpuforecast/error.h"
+#include "gpuforecast/model_config.h"
+#include "gpuforecast/model_graph.h"
+#include "gpuforecast/reference_graph.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QDir>
+#include <QRegularExpression>
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+using namespace gpuforecast;
+
+namespace {
+
+const QString kNeuSight = GPUFORECAST_NEUSIGHT_DIR;
+
+ModelConfig bundled(const std::string& id)
+{
+    return loadModelConfig(std::string(GPUFORECAST_RESOURCES) + "/models/" + id + ".json");
+}
+
+// Compute kernels by class and dimensions (fused: plus their members), counted per phase;
+// memory kernels only as total bytes per phase.
+struct Summary {
+    std::map<std::string, long long> compute;
+    std::array<double, 3> memoryBytes{};
+};
+
+std::string key(const GraphKernel& g)
+{
+    const Kernel& k = g.kernel;
+    std::ostringstream os;
+    os << phaseName(g.phase) << ' ' << opClassName(k.opClass);
+    if (k.isGemm())
+        os << " b=" << k.b << " m=" << k.m << " n=" << k.n << " k=" << k.k;
+    else
+        os << " rows=" << k.b << " h=" << k.h;
+    if (!k.fusedOps.empty()) {
+        auto members = k.fusedOps;
+        std::sort(members.begin(), members.end());
+        os << " fused[";
+        for (const auto& m : members)
+            os << m << ' ';
+        os << ']';
+    }
+    return os.str();
+}
+
+Summary summarize(const std::vector<GraphKernel>& graph)
+{
+    Summary s;
+    for (const auto& g : graph) {
+        if (g.kernel.opClass == OpClass::Other)
+            s.memoryBytes[std::size_t(g.phase)] += g.kernel.bytes() * double(g.count);
+        else
+            s.compute[key(g)] += g.count;
+    }
+    return s;
+}
+
+std::string computeDiff(const Summary& ours, const Summary& ref)
+{
+    std::ostringstream os;
+    for (const auto& [k, n] : ref.compute)
+        if (auto it = ours.compute.find(k); it == ours.compute.end() || it->second != n)
+            os << "\n  reference x" << n << ", ours x" << (it == ours.compute.end() ? 0 : it->second) << ": " << k;
+    for (const auto& [k, n] : ours.compute)
+        if (!ref.compute.count(k))
+            os << "\n  reference x0, ours x" << n << ": " << k;
+    return os.str();
+}
+
+const GraphKernel& find(const std::vector<GraphKernel>& g, const std::string& node, Phase phase = Phase::Forward)
+{
+    for (const auto& k : g)
+        if (k.node == node && k.phase == phase)
+            return k;
+    throw std::runtime_error("no node " + node);
+}
+
+double accumulatedElements(const std::vector<GraphKernel>& g)
+{
+    double n = 0;
+    for (const auto& k : g)
+        if (k.phase == Phase::Accumulate)
+            n += k.kernel.elements() * double(k.count);
+    return n;
+}
+
+} // namespace
+
+class TestModelGraph : public QObject {
+    Q_OBJECT
+private slots:
+    void matchesReference_data()
+    {
+        QTest::addColumn<QString>("run");
+        const QDir dir(kNeuSight + "/opgraphs");
+        if (!dir.exists()) {
+            QTest::newRow("no reference data") << QString();
+            return;
+        }
+        for (const QString& f : dir.entryList({"*.csv"}, QDir::Files, QDir::Name)) {
+            const QString run = f.chopped(4);
+            if (!run.contains(QRegularExpression("-(dp|tp|pp)\\d"))) // multi-GPU: another issue
+                QTest::newRow(run.toUtf8().constData()) << run;
+        }
+    }
+    void matchesReference()
+    {
+        QFETCH(QString, run);
+        if (run.isEmpty())
+            QSKIP("shared/data/neusight is not on this machine");
+        const auto m = QRegularExpression("^(.+)-(inf|train)-(\\d+)-(\\d+)(-fusion)?$").match(run);
+        QVERIFY2(m.hasMatch(), qPrintable(run));
+        const ModelConfig config = bundled(m.captured(1).toStdString());
+        GraphOptions o;
+        o.training = m.captured(2) == "train";
+        o.seq = m.captured(3).toLongLong();
+        o.batch = m.captured(4).toLongLong();
+        o.fusion = !m.captured(5).isEmpty();
+
+        ReferenceOptions ro;
+        if (!o.fusion) // fused runs and switch are traced whole
+            ro.layerSpan = neuSightLayerSpan(config.family, config.layers);
+        const Summary ref = summarize(loadReferenceGraph((kNeuSight + "/opgraphs/" + run + ".csv").toStdString(), ro));
+        const Summary ours = summarize(buildModelGraph(config, o));
+
+        const std::string diff = computeDiff(ours, ref);
+        QVERIFY2(diff.empty(), diff.c_str());
+        for (std::size_t p = 0; p < 3; ++p) {
+            const double r = ref.memoryBytes[p], a = ours.memoryBytes[p];
+            if (config.family == "switch" && !o.training && Phase(p) == Phase::Forward) {
+                // In the inference traces every token of a sequence picks the same expert (the
+                // tracer's dummy input), so per sparse layer one expert copies batch x capacity
+                // tokens in and out and the others none. We assume balanced routing, each expert
+                // filling its capacity: 4 more copies of 3 x batch x capacity x d_model floats per
+                // sparse layer, +3.7% of forward memory traffic. Bound it, and mark the 1% check.
+                QVERIFY2(std::abs(a - r) <= 0.05 * r, qPrintable(QString("fw memory %1 vs %2").arg(a).arg(r)));
+                QEXPECT_FAIL("", "balanced routing vs. the trace's single-expert routing", Continue);
+            }
+            QVERIFY2(std::abs(a - r) <= 0.01 * std::max(r, 1.0),
+                     qPrintable(QString("%1 memory bytes: ours %2, reference %3")
+                                    .arg(QString::fromStdString(std::string(phaseName(Phase(p)))))
+                                    .arg(a, 0, 'g', 10)
+                                    .arg(r, 0, 'g', 10)));
+        }
+    }
+
+    void rejectsBadConfigs_data()
+    {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<QString>("expected");
+        const QString gpt2 = R"("model_type": "gpt2", "n_layer": 2, "n_embd": 64, "vocab_size": 100, "n_positions": 128)";
+        const QString llama = R"("model_type": "llama", "num_hidden_layers": 2, "hidden_size": 64,
+            "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 100, "max_position_embeddings": 64)";
+        const QString sw = R"("model_type": "switch_transformers", "num_layers": 2, "d_model": 64, "num_heads": 4,
+            "d_kv": 16, "d_ff": 128, "vocab_size": 100, "num_experts": 4, "encoder_sparse_step": 2, "decoder_sparse_step": 2)";
+        QTest::newRow("not an object") << "[1]" << ": expected a JSON object";
+        QTest::newRow("unsupported type") << R"({"model_type": "t5"})" << "model_type: unsupported model type 't5'";
+        QTest::newRow("no type") << R"({"architectures": ["Qwen2MoeForCausalLM"]})" << "model_type: missing";
+        QTest::newRow("missing heads") << "{" + gpt2 + "}" << "n_head: missing";
+        QTest::newRow("null heads") << "{" + gpt2 + R"(, "n_head": null})" << "n_head: missing";
+        QTest::newRow("heads not dividing") << "{" + gpt2 + R"(, "n_head": 5})" << "n_head: 5 heads do not divide";
+        QTest::newRow("string layers") << R"({"model_type": "gpt2", "n_layer": "2"})" << "n_layer: expected a number";
+        QTest::newRow("negative layers") << R"({"model_type": "gpt2", "n_layer": -2})" << "n_layer: expected a number in";
+        QTest::newRow("fractional width") << R"({"model_type": "gpt2", "n_layer": 2, "n_embd": 64.5})"
+                                          << "n_embd: expected a whole number";
+        QTest::newRow("huge vocab") << "{" + gpt2 + R"(, "n_head": 4, "vocab_size": 1e12})" << "vocab_size: expected";
+        QTest::newRow("bad activation") << "{" + gpt2 + R"(, "n_head": 4, "activation_function": "swiglu"})"
+                                        << "activation_function: unsupported activation 'swiglu'";
+        QTest::newRow("bert without ffn") << R"({"model_type": "bert", "num_hidden_layers": 2, "hidden_size": 64,
+            "num_attention_heads": 4, "vocab_size": 100, "max_position_embeddings": 64})"
+                                          << "intermediate_size: missing";
+        QTest::newRow("opt bad flag") << R"({"model_type": "opt", "num_hidden_layers": 2, "hidden_size": 64,
+            "num_attention_heads": 4, "vocab_size": 100, "max_position_embeddings": 64, "ffn_dim": 128,
+            "do_layer_norm_before": "yes"})" << "do_layer_norm_before: expected true or false";
+        QTest::newRow("kv heads not dividing") << "{" + llama + R"(, "num_key_value_heads": 3})"
+                                               << "num_key_value_heads: 3 key/value heads do not divide";
+        QTest::newRow("odd head size") << "{" + llama + R"(, "head_dim": 15})" << "head_dim: rotary";
+        QTest::newRow("mixtral without experts") << "{" + QString(llama).replace("llama", "mixtral") + "}"
+                                                 << "num_local_experts: missing";
+        QTest::newRow("top-k above experts") << "{" + QString(llama).replace("llama", "mixtral") +
+                                                    R"(, "num_local_experts": 4, "num_experts_per_tok": 5})"
+                                             << "num_experts_per_tok: expected";
+        QTest::newRow("switch without capacity") << "{" + sw + "}" << "expert_capacity: missing";
+        QTest::newRow("switch gated") << "{" + sw + R"(, "expert_capacity": 8, "is_gated_act": true})" << "is_gated_act";
+    }
+    void rejectsBadConfigs()
+    {
+        QFETCH(QString, config);
+        QFETCH(QString, expected);
+        try {
+            modelConfigFromJson(nlohmann::json::parse(config.toStdString()), "config.json");
+            QFAIL("accepted");
+        } catch (const ForecastError& e) {
+            QVERIFY2(QString(e.what()).startsWith("config.json"), e.what());
+            QVERIFY2(QString(e.what()).contains(expected), e.what());
+        }
+    }
+
+    void rejectsBadSteps()
+    {
+        const auto gpt2 = bundled("gpt2_large");
+        QVERIFY_THROWS_EXCEPTION(ForecastError, buildModelGraph(gpt2, {4, 2048, false, false})); // > n_positions
+        QVERIFY_THROWS_EXCEPTION(ForecastError, buildModelGraph(gpt2, {0, 1024, false, false}));
+        try {
+            buildModelGraph(bundled("llama2_70b"), {1 << 20, 1 << 20, true, false});
+            QFAIL("accepted a step no GPU could hold");
+        } catch (const ForecastError& e) {
+            QVERIFY2(QString(e.what()).startsWith("llama2_70b: batch x seq"), e.what());
+        }
+    }
+
+    void everyBundledModelBuilds_data()
+    {
+        QTest::addColumn<QString>("id");
+        for (const QString& f : QDir(QString(GPUFORECAST_RESOURCES) + "/models").entryList({"*.json"}))
+            QTest::newRow(f.chopped(5).toUtf8().constData()) << f.chopped(5);
+    }
+    void everyBundledModelBuilds()
+    {
+        QFETCH(QString, id);
+        const auto c = bundled(id.toStdString());
+        QCOMPARE(c.id, id.toStdString());
+        for (bool training : {false, true})
+            for (bool fusion : {false, true}) {
+                const auto g = buildModelGraph(c, {2, std::min(512LL, c.maxPositions), training, fusion});
+                QVERIFY(!g.empty());
+                for (const auto& k : g)
+                    QVERIFY2(k.count > 0 && (k.kernel.opClass == OpClass::Other || k.kernel.flops() > 0), k.node.c_str());
+            }
+    }
+
+    void llama2Shapes()
+    {
+        const auto g = buildModelGraph(bundled("llama2_7b"), {1, 2048, false, false});
+        const auto& q = find(g, "attn.q");
+        QCOMPARE(q.count, 32LL);
+        QVERIFY(q.perLayer);
+        QCOMPARE(std::vector<long long>({q.kernel.m, q.kernel.n, q.kernel.k}), std::vector<long long>({2048, 4096, 4096}));
+        QCOMPARE(find(g, "attn.k").kernel.k, 4096LL); // no GQA: 32 kv heads
+        QCOMPARE(find(g, "mlp.gate").kernel.k, 11008LL);
+        const auto& scores = find(g, "attn.scores").kernel;
+        QCOMPARE(std::vector<long long>({scores.b, scores.m, scores.n, scores.k}),
+                 std::vector<long long>({32, 2048, 128, 2048}));
+        QCOMPARE(find(g, "attn.softmax").kernel.b, 32LL * 2048);
+        QCOMPARE(find(g, "lm_head").count, 1LL);
+        QCOMPARE(find(g, "lm_head").kernel.k, 32000LL);
+        QVERIFY(std::none_of(g.begin(), g.end(), [](const GraphKernel& k) { return k.node == "attn.repeat_k"; }));
+    }
+
+    void llama3GroupedQueryAttention()
+    {
+        const long long B = 2, S = 1024;
+        const auto g = buildModelGraph(bundled("llama3_8b"), {B, S, false, false});
+        QCOMPARE(find(g, "attn.k").kernel.k, 8LL * 128); // 8 kv heads x 128
+        QCOMPARE(find(g, "attn.rope_k.cos").kernel.b, B * 8 * S);
+        QCOMPARE(find(g, "attn.rope_q.cos").kernel.b, B * 32 * S);
+        // repeat_kv reads the 8 kv heads and writes them out for all 32 query heads.
+        QCOMPARE(find(g, "attn.repeat_k").kernel.bytes(), 4.0 * (B * 8 * S * 128 + B * 32 * S * 128));
+        QCOMPARE(find(g, "attn.scores").kernel.b, B * 32);
+    }
+
+    void trainingAccumulatesEveryParameterOnce_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<double>("parameters"); // the README formula, evaluated by hand
+        QTest::newRow("llama2_7b") << "llama2_7b" << 6738415616.0;
+        QTest::newRow("llama3_8b") << "llama3_8b" << 8030261248.0;
+        QTest::newRow("qwen2_7b (q/k/v biases)") << "qwen2_7b" << 7615616512.0;
+        QTest::newRow("mixtral_8x7b (8 experts)") << "mixtral_8x7b" << 46702792704.0;
+    }
+    void trainingAccumulatesEveryParameterOnce()
+    {
+        QFETCH(QString, id);
+        QFETCH(double, parameters);
+        QCOMPARE(accumulatedElements(buildModelGraph(bundled(id.toStdString()), {1, 256, true, false})), parameters);
+    }
+
+    void mixtralBalancedExperts()
+    {
+        // 1001 tokens x top-2 = 2002 assignments over 8 experts: 2 experts get 251 rows, 6 get 250.
+        const auto g = buildModelGraph(bundled("mixtral_8x7b"), {1, 1001, false, false});
+        std::map<long long, long long> expertsByRows;
+        for (const auto& k : g)
+            if (k.node == "moe.expert.gate") {
+                QCOMPARE(k.kernel.n, 4096LL);
+                QCOMPARE(k.kernel.k, 14336LL);
+                expertsByRows[k.kernel.m] += k.count;
+            }
+        QCOMPARE(expertsByRows, (std::map<long long, long long>{{250, 6 * 32}, {251, 2 * 32}}));
+        QCOMPARE(find(g, "moe.router").kernel.k, 8LL);
+        QCOMPARE(find(g, "moe.router").count, 32LL);
+    }
+
+    void qwen2BiasesOnlyOnQkv()
+    {
+        const auto g = buildModelGraph(bundled("qwen2_7b"), {1, 128, true, false});
+        auto adds = [&](const std::string& node) {
+            return std::count_if(g.begin(), g.end(), [&](const GraphKernel& k) {
+                return k.node == node && k.phase == Phase::Accumulate;
+            });
+        };
+        QCOMPARE(adds("attn.k"), 2L); // weight + bias
+        QCOMPARE(adds("attn.o"), 1L);
+        QCOMPARE(find(g, "attn.k").kernel.k, 4LL * 128);
+    }
+
+    void optProjectsNarrowEmbeddings()
+    {
+        // The bundled 1-layer "opt" embeds in 2048 wide and projects to its 512-wide blocks.
+        const auto g = buildModelGraph(bundled("opt"), {2, 128, false, false});
+        const auto& in = find(g, "embed.project_in").kernel;
+        QCOMPARE(std::vector<long long>({in.m, in.n, in.k}), std::vector<long long>({256, 2048, 512}));
+        QCOMPARE(find(g, "project_out").kernel.k, 2048LL);
+        QCOMPARE(find(g, "lm_head").kernel.n, 2048LL);
+    }
+
+    void fusedKernels()
+    {
+        const auto gelu = Kernel::fused({"powu", "mulu", "add", "mulu", "tanh", "addu", "mulu", "mul"}, 4096, 5120);
+        QCOMPARE(gelu.opClass, OpClass::Elementwise);
+        QCOMPARE(gelu.flops(), 4096.0 * 5120 * 22); // 4 + 1 + 1 + 1 + 12 + 1 + 1 + 1
+        QCOMPARE(gelu.bytes(), 4.0 * 4096 * 5120 * 3); // two tensors read, one written
+        QCOMPARE(Kernel::fused({"divu", "add", "softmax"}, 8, 512).opClass, OpClass::Softmax);
+        QCOMPARE(Kernel::fused({"add", "ln"}, 8, 512).opClass, OpClass::LayerNorm);
+        QCOMPARE(Kernel::fused({"memory", "add"}, 8, 512).flops(), 8.0 * 512);
+        QVERIFY_THROWS_EXCEPTION(ForecastError, Kernel::fused({}, 8, 512));
+        QVERIFY_THROWS_EXCEPTION(ForecastError, Kernel::fused({"conv"}, 8, 512));
+        QVERIFY_THROWS_EXCEPTION(ForecastError, Kernel::fused({"memory"}, 8, 512));
+    }
+
+    void fusionMergesChains()
+    {
+        const auto c = bundled("gpt2_large");
+        const auto plain = buildModelGraph(c, {4, 1024, false, false});
+        const auto fused = buildModelGraph(c, {4, 1024, false, true});
+        QCOMPARE(find(fused, "mlp.act.half+mlp.act.cube+mlp.act.cube_scale+mlp.act.inner+mlp.act.inner_scale+mlp.act.tanh+"
+                             "mlp.act.one_plus+mlp.act.product")
+                     .kernel.fusedOps.size(),
+                 std::size_t(8));
+        QVERIFY(fused.size() < plain.size());
+    }
+
+    void referenceErrors_data()
+    {
+        QTest::addColumn<QString>("csv");
+        QTest::addColumn<QString>("expected");
+        const QString h = "Name,OpName,FwOps,BwOps,AccOps,OutputShape\n";
+        QTest::newRow("missing column") << "Name,OpName,FwOps\n" << "missing column 'BwOps'";
+        QTest::newRow("short Linear") << h + "a,Linear,\"[['Linear', (1, 2)]]\",[],[],\"(1,)\"\n"
+                                      << "line 2 FwOps: Linear expects 3 dimensions";
+        QTest::newRow("unknown op") << h + "a,x,\"[['CONV', (1, 2)]]\",[],[],\"(1,)\"\n" << "unknown operator 'CONV'";
+        QTest::newRow("unknown vector op") << h + "a,x,\"[['VECfoo', (1, 2)]]\",[],[],\"(1,)\"\n" << "'VECfoo'";
+        QTest::newRow("unterminated") << h + "a,x,\"[['VECadd', (1, 2)]\",[],[],\"(1,)\"\n" << "line 2 FwOps: expected ','";
+        QTest::newRow("bad backward") << h + "a,x,[],\"[['BMM', (1, 2, 0, 4)]]\",[],\"(1,)\"\n" << "line 2 BwOps";
+        QTest::newRow("communication") << h + "a,x,\"[['ALLREDUCE', (4,)]]\",[],[],\"(1,)\"\n" << "multi-GPU";
+    }
+    void referenceErrors()
+    {
+        QFETCH(QString, csv);
+        QFETCH(QString, expected);
+        try {
+            parseReferenceGraph(csv.toStdString(), "run.csv", {});
+            QFAIL("accepted");
+        } catch (const ForecastError& e) {
+            QVERIFY2(QString(e.what()).startsWith("run.csv"), e.what());
+            QVERIFY2(QString(e.what()).contains(expected), e.what());
+        }
+    }
+
+    void referenceSpanMustExist()
+    {
+        try {
+            parseReferenceGraph("Name,OpName,FwOps,BwOps,AccOps,OutputShape\n", "run.csv",
+                                {ReferenceLayerSpan{"transformer_h_0_ln_1", "add_15", 2}, true});
+            QFAIL("accepted");
+        } catch (const ForecastError& e) {
+            QVERIFY2(QString(e.what()).contains("run.csv: layer span: node 'transformer_h_0_ln_1' not found"), e.what());
+        }
+    }
+
+    void referenceMatmulLabels()
+    {
+        const std::string csv = "Name,OpName,FwOps,BwOps,AccOps,OutputShape\n"
+                                "matmul_4,Linear,\"[['Linear', (80, 64, 1024)]]\",\"[['Linear', (80, 1024, 64)], "
+                                "['Linear', (1024, 80, 64)]]\",\"[['VECadd', [1, 65536]], ['VECadd', [1, 1024]]]\","
+                                "\"(4, 20, 1, 1024)\"\n";
+        const auto repaired = parseReferenceGraph(csv, "r.csv", {});
+        QCOMPARE(repaired.size(), std::size_t(3));
+        QCOMPARE(repaired[0].kernel.opClass, OpClass::Bmm);
+        QCOMPARE(std::vector<long long>({repaired[0].kernel.b, repaired[0].kernel.m, repaired[0].kernel.n, repaired[0].kernel.k}),
+                 std::vector<long long>({80, 1, 64, 1024}));
+        const auto raw = parseReferenceGraph(csv, "r.csv", {std::nullopt, false});
+        QCOMPARE(raw.size(), std::size_t(5));
+        QCOMPARE(raw[0].kernel.opClass, OpClass::Linear);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestModelGraph)
+#include "test_model_graph.moc"

@@ -1,0 +1,89 @@
+// The shipped weights reproduce the validation errors that docs/accuracy.md reports. The table
+// between the val-mape markers there is the single source: change the weights, rerun the command
+// written beside it, and paste the new numbers, or this test fails.
+#include "gpuforecast/catalog.h"
+#include "gpuforecast/evaluation.h"
+#include "gpuforecast/file_io.h"
+#include "gpuforecast/forecaster.h"
+
+#include <QtTest>
+
+#include <map>
+#include <sstream>
+
+using namespace gpuforecast;
+
+namespace {
+
+const std::string kRes = GPUFORECAST_RESOURCES;
+
+std::map<std::string, double> documentedMape()
+{
+    const std::string doc = readFile(kRes + "/../docs/accuracy.md");
+    const auto begin = doc.find("<!-- val-mape:begin -->");
+    const auto end = doc.find("<!-- val-mape:end -->");
+    if (begin == std::string::npos || end == std::string::npos)
+        return {};
+    std::map<std::string, double> out;
+    std::istringstream in(doc.substr(begin, end - begin));
+    for (std::string line; std::getline(in, line);) {
+        // "| bmm | 12.34 | ... |": class name, then the learned MAPE.
+        if (line.size() < 2 || line[0] != '|' || line.find("---") != std::string::npos)
+            continue;
+        std::istringstream cells(line.substr(1));
+        std::string name, value;
+        std::getline(cells, name, '|');
+        std::getline(cells, value, '|');
+        auto trim = [](std::string s) {
+            s.erase(0, s.find_first_not_of(' '));
+            s.erase(s.find_last_not_of(' ') + 1);
+            return s;
+        };
+        try {
+            out[trim(name)] = std::stod(trim(value));
+        } catch (const std::exception&) { // header row
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+class TestShippedWeights : public QObject {
+    Q_OBJECT
+private slots:
+    void everyClassIsLearned()
+    {
+        const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
+        for (OpClass c : kLearnedClasses)
+            QVERIFY2(f.isLearned(c), std::string(opClassName(c)).c_str());
+        QVERIFY(f.tiles().size() > 100000);
+    }
+
+    void validationErrorsMatchTheDocs()
+    {
+        const auto documented = documentedMape();
+        QVERIFY2(documented.size() == kLearnedClasses.size(), "docs/accuracy.md lacks the val-mape table");
+        const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
+        const auto catalog = loadGpuDirectory(kRes + "/gpus");
+        std::map<std::string, double> measured;
+        for (const char* file : {"gemm", "vector"}) {
+            const auto table = readKernelTable(kRes + "/datasets/neusight/val/" + file + ".csv.gz",
+                                               TableContent::WithMeasurements);
+            for (const auto& cell : errorTable(forecastTable(table, f, catalog)))
+                if (cell.gpu == "all" && cell.group != "all")
+                    measured[cell.group] = cell.mape;
+        }
+        for (const auto& [cls, mape] : documented) {
+            QVERIFY2(measured.count(cls), cls.c_str());
+            QVERIFY2(std::abs(measured[cls] - mape) < 0.05,
+                     qPrintable(QString("%1: docs say %2%, weights give %3%")
+                                    .arg(cls.c_str())
+                                    .arg(mape)
+                                    .arg(measured[cls])));
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestShippedWeights)
+#include "test_shipped_weights.moc"
