@@ -1,0 +1,63 @@
+// gpuforecast: the desktop explorer. `--screenshot out.png` renders the default window and exits
+// (works headless with QT_QPA_PLATFORM=offscreen).
+#include "forecast_session.h"
+#include "main_window.h"
+
+#include "gpuforecast/error.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QMessageBox>
+#include <QTimer>
+
+#include <cstdio>
+
+#ifndef GPUFORECAST_VERSION
+#define GPUFORECAST_VERSION "unknown"
+#endif
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("gpuforecast");
+    QApplication::setApplicationDisplayName("GPU Forecast");
+    QApplication::setApplicationVersion(GPUFORECAST_VERSION);
+    QApplication::setOrganizationName("gpuforecast");
+    QApplication::setDesktopFileName("gpuforecast");
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Forecast deep-learning performance on GPUs you do not have.");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    QCommandLineOption screenshot("screenshot", "Render the main window to <file> (PNG) and exit.", "file");
+    parser.addOption(screenshot);
+    parser.process(app);
+
+    std::unique_ptr<gpuforecast::ui::ForecastSession> session;
+    try {
+        session = std::make_unique<gpuforecast::ui::ForecastSession>();
+    } catch (const gpuforecast::ForecastError& e) {
+        if (parser.isSet(screenshot)) {
+            std::fprintf(stderr, "gpuforecast: %s\n", e.what());
+            return 2;
+        }
+        QMessageBox::critical(nullptr, "GPU Forecast", QString("Cannot start: %1").arg(e.what()));
+        return 2;
+    }
+    gpuforecast::ui::MainWindow window(session.get());
+    window.resize(1600, 1000);
+    if (parser.isSet(screenshot)) {
+        window.show();
+        QApplication::processEvents();
+        window.repaint();
+        QApplication::processEvents();
+        const QString path = parser.value(screenshot);
+        if (!window.grab().save(path, "PNG")) {
+            std::fprintf(stderr, "gpuforecast: cannot write %s\n", qPrintable(path));
+            return 1;
+        }
+        return 0;
+    }
+    window.show();
+    return QApplication::exec();
+}

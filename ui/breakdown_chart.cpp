@@ -1,0 +1,120 @@
+#include "breakdown_chart.h"
+
+#include "chart_style.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+namespace gpuforecast::ui {
+
+std::vector<std::vector<double>> classBreakdownMs(const ForecastList& forecasts)
+{
+    std::vector<std::vector<double>> v(kChartClasses.size(), std::vector<double>(forecasts.size(), 0.0));
+    for (std::size_t g = 0; g < forecasts.size(); ++g)
+        for (const auto& op : forecasts[g].ops) {
+            const auto it = std::find(kChartClasses.begin(), kChartClasses.end(), op.op.kernel.opClass);
+            v[std::size_t(it - kChartClasses.begin())][g] += op.totalSeconds() * 1e3;
+        }
+    return v;
+}
+
+BreakdownChart::BreakdownChart(ForecastSession* session, QWidget* parent)
+    : QWidget(parent), session_(session), plot_(new QCustomPlot(this)), normalized_(new QCheckBox(tr("Normalised"), this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(normalized_);
+    layout->addWidget(plot_, 1);
+    plot_->legend->setVisible(true);
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    connect(normalized_, &QCheckBox::toggled, this, &BreakdownChart::rebuild);
+    connect(session_, &ForecastSession::forecastsChanged, this, &BreakdownChart::rebuild);
+    connect(plot_, &QCustomPlot::mouseMove, this, &BreakdownChart::showToolTip);
+    rebuild();
+}
+
+void BreakdownChart::setNormalized(bool on) { normalized_->setChecked(on); }
+
+void BreakdownChart::rebuild()
+{
+    const auto forecasts = session_->forecasts();
+    values_ = classBreakdownMs(*forecasts);
+    gpuNames_.clear();
+    for (const auto& f : *forecasts)
+        gpuNames_ << QString::fromStdString(f.gpu);
+    const bool norm = normalized_->isChecked();
+    if (norm)
+        for (std::size_t g = 0; g < forecasts->size(); ++g) {
+            const double total = (*forecasts)[g].totalSeconds() * 1e3;
+            for (auto& row : values_)
+                row[g] = total > 0 ? 100 * row[g] / total : 0;
+        }
+    plot_->clearPlottables();
+    applyChartStyle(plot_);
+    QVector<double> keys;
+    for (int g = 0; g < gpuNames_.size(); ++g)
+        keys << g + 1;
+    QCPBars* below = nullptr;
+    for (std::size_t c = 0; c < kChartClasses.size(); ++c) {
+        auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
+        bars->setName(classLabel(kChartClasses[c]));
+        bars->setPen(Qt::NoPen);
+        bars->setBrush(classColor(kChartClasses[c]));
+        bars->setWidth(0.6);
+        bars->setData(keys, QVector<double>(values_[c].begin(), values_[c].end()), true);
+        if (below)
+            bars->moveAbove(below);
+        below = bars;
+    }
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int g = 0; g < gpuNames_.size(); ++g)
+        ticker->addTick(g + 1, gpuNames_[g]);
+    plot_->xAxis->setTicker(ticker);
+    plot_->xAxis->setRange(0.4, gpuNames_.size() + 0.6); // set by hand: rescaleAxes halves outer bars
+    double top = 0;
+    for (std::size_t g = 0; g < forecasts->size(); ++g) {
+        double sum = 0;
+        for (const auto& row : values_)
+            sum += row[g];
+        top = std::max(top, sum);
+    }
+    plot_->yAxis->setRange(0, top > 0 ? top * 1.08 : 1);
+    plot_->yAxis->setLabel(norm ? tr("Share of step time (%)") : tr("Latency per step (ms)"));
+    plot_->xAxis->setLabel(tr("%1, batch %2 x seq %3, %4")
+                               .arg(session_->modelName())
+                               .arg(session_->options().batch)
+                               .arg(session_->options().seq)
+                               .arg(session_->options().training ? tr("training step") : tr("inference")));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void BreakdownChart::showToolTip(QMouseEvent* event)
+{
+    const double x = plot_->xAxis->pixelToCoord(event->pos().x());
+    const double y = plot_->yAxis->pixelToCoord(event->pos().y());
+    const int g = int(std::lround(x)) - 1;
+    if (g < 0 || g >= gpuNames_.size() || std::abs(x - (g + 1)) > 0.3) {
+        QToolTip::hideText();
+        return;
+    }
+    double base = 0;
+    for (std::size_t c = 0; c < kChartClasses.size(); ++c) {
+        const double v = values_[c][std::size_t(g)];
+        if (y >= base && y < base + v) {
+            QToolTip::showText(event->globalPosition().toPoint(),
+                               QString("%1\n%2: %3 %4")
+                                   .arg(gpuNames_[g], classLabel(kChartClasses[c]))
+                                   .arg(v, 0, 'f', 2)
+                                   .arg(normalized_->isChecked() ? "%" : "ms"),
+                               plot_);
+            return;
+        }
+        base += v;
+    }
+    QToolTip::hideText();
+}
+
+} // namespace gpuforecast::ui

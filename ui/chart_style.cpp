@@ -1,0 +1,54 @@
+#include "chart_style.h"
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QPalette>
+
+namespace gpuforecast::ui {
+
+QColor classColor(OpClass c)
+{
+    // Colour-blind-safe qualitative palette (Okabe-Ito).
+    switch (c) {
+    case OpClass::Bmm: return QColor(0, 114, 178);
+    case OpClass::Linear: return QColor(86, 180, 233);
+    case OpClass::Elementwise: return QColor(0, 158, 115);
+    case OpClass::Softmax: return QColor(230, 159, 0);
+    case OpClass::LayerNorm: return QColor(204, 121, 167);
+    case OpClass::Other: return QColor(153, 153, 153);
+    }
+    return Qt::gray;
+}
+
+QString classLabel(OpClass c)
+{
+    switch (c) {
+    case OpClass::Bmm: return QObject::tr("BMM (attention)");
+    case OpClass::Linear: return QObject::tr("FC (linear)");
+    case OpClass::Elementwise: return QObject::tr("Element-wise");
+    case OpClass::Softmax: return QObject::tr("Softmax");
+    case OpClass::LayerNorm: return QObject::tr("Layer norm");
+    case OpClass::Other: return QObject::tr("Other (memory)");
+    }
+    return {};
+}
+
+void applyChartStyle(QCustomPlot* plot)
+{
+    const QPalette pal = QApplication::palette();
+    plot->setBackground(pal.color(QPalette::Base));
+    for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
+        axis->setBasePen(QPen(pal.color(QPalette::Text)));
+        axis->setTickPen(QPen(pal.color(QPalette::Text)));
+        axis->setSubTickPen(QPen(pal.color(QPalette::Text)));
+        axis->setTickLabelColor(pal.color(QPalette::Text));
+        axis->setLabelColor(pal.color(QPalette::Text));
+        axis->grid()->setPen(QPen(pal.color(QPalette::Mid), 0, Qt::DotLine));
+    }
+    plot->legend->setBrush(pal.color(QPalette::Base));
+    plot->legend->setTextColor(pal.color(QPalette::Text));
+    plot->legend->setBorderPen(QPen(pal.color(QPalette::Mid)));
+}
+
+} // namespace gpuforecast::ui

@@ -1,0 +1,64 @@
+#include "compare_chart.h"
+
+#include "chart_style.h"
+
+#include <qcustomplot.h>
+
+#include <QVBoxLayout>
+
+namespace gpuforecast::ui {
+
+CompareChart::CompareChart(ForecastSession* session, QWidget* parent)
+    : QWidget(parent), session_(session), plot_(new QCustomPlot(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    connect(session_, &ForecastSession::forecastsChanged, this, &CompareChart::rebuild);
+    rebuild();
+}
+
+void CompareChart::rebuild()
+{
+    const auto forecasts = session_->forecasts();
+    plot_->clearPlottables();
+    plot_->clearItems();
+    applyChartStyle(plot_);
+    QVector<double> keys, values;
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (std::size_t g = 0; g < forecasts->size(); ++g) {
+        keys << double(g + 1);
+        values << (*forecasts)[g].totalSeconds() * 1e3;
+        ticker->addTick(double(g + 1), QString::fromStdString((*forecasts)[g].gpu));
+    }
+    auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
+    bars->setData(keys, values, true);
+    bars->setWidth(0.6);
+    bars->setPen(Qt::NoPen);
+    bars->setBrush(QColor(0, 114, 178));
+    const double top = values.isEmpty() ? 1 : *std::max_element(values.begin(), values.end());
+    const double base = values.isEmpty() ? 1 : values.front();
+    const auto& opt = session_->options();
+    const double tokens = double(opt.batch) * double(opt.seq);
+    for (int g = 0; g < values.size(); ++g) {
+        const ModelForecast& f = (*forecasts)[std::size_t(g)];
+        auto* label = new QCPItemText(plot_);
+        label->position->setCoords(keys[g], values[g] + top * 0.02);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->setColor(plot_->xAxis->tickLabelColor());
+        label->setText(QString("%1 ms\n%2x vs %3\n%4 k tokens/s\n%5")
+                           .arg(values[g], 0, 'f', 1)
+                           .arg(base / values[g], 0, 'f', 2)
+                           .arg(QString::fromStdString(forecasts->front().gpu))
+                           .arg(tokens / (values[g] / 1e3) / 1e3, 0, 'f', 1)
+                           .arg(f.fits() ? tr("fits in memory")
+                                         : tr("does NOT fit (%1 GB)").arg(f.memory.totalBytes() / 1e9, 0, 'f', 0)));
+    }
+    plot_->xAxis->setTicker(ticker);
+    plot_->xAxis->setRange(0.4, values.size() + 0.6);
+    plot_->yAxis->setRange(0, top * 1.35);
+    plot_->yAxis->setLabel(tr("End-to-end latency per step (ms)"));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace gpuforecast::ui

@@ -1,0 +1,148 @@
+#include "forecast_session.h"
+
+#include "gpuforecast/catalog.h"
+#include "gpuforecast/error.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <algorithm>
+
+namespace gpuforecast::ui {
+
+ForecastSession::ForecastSession(QObject* parent) : QObject(parent)
+{
+    const QString dir = QString::fromStdString(resourceDirectory());
+    gpus_ = loadGpuDirectory((dir + "/gpus").toStdString());
+    forecaster_ = std::make_shared<const Forecaster>(Forecaster::loadFromDirectory((dir + "/weights").toStdString()));
+    for (const QFileInfo& f : QDir(dir + "/models").entryInfoList({"*.json"}, QDir::Files, QDir::Name))
+        bundledModels_ << f.completeBaseName();
+    // The newcomer's default: a model everybody knows on four generations of GPUs.
+    model_ = std::make_shared<const ModelConfig>(loadModelConfig((dir + "/models/gpt2_large.json").toStdString()));
+    modelName_ = "gpt2_large";
+    for (const char* id : {"V100-PCIE-32GB", "A100-PCIE-80GB", "H100-SXM5-80GB", "L4"})
+        if (gpu(id))
+            selected_ << id;
+    recompute();
+}
+
+const GpuSpec* ForecastSession::gpu(const QString& id) const { return findGpu(gpus_, id.toStdString()); }
+
+int ForecastSession::gpuIndex(const QString& id) const
+{
+    for (std::size_t i = 0; i < gpus_.size(); ++i)
+        if (QString::fromStdString(gpus_[i].id) == id)
+            return int(i);
+    return -1;
+}
+
+void ForecastSession::setSelectedGpus(const QStringList& ids)
+{
+    QStringList valid;
+    for (const auto& id : ids)
+        if (gpu(id) && !valid.contains(id))
+            valid << id;
+    if (valid == selected_)
+        return;
+    selected_ = valid;
+    recompute();
+}
+
+void ForecastSession::setGpuSelected(const QString& id, bool on)
+{
+    QStringList ids = selected_;
+    if (on && !ids.contains(id))
+        ids << id;
+    if (!on)
+        ids.removeAll(id);
+    setSelectedGpus(ids);
+}
+
+std::optional<QString> ForecastSession::updateGpu(const GpuSpec& spec)
+{
+    try {
+        validateGpuSpec(spec, spec.id);
+    } catch (const ForecastError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    const int i = gpuIndex(QString::fromStdString(spec.id));
+    if (i < 0)
+        return QString("unknown GPU '%1'").arg(QString::fromStdString(spec.id));
+    gpus_[std::size_t(i)] = spec;
+    emit gpusChanged();
+    recompute();
+    return std::nullopt;
+}
+
+void ForecastSession::addGpu(const GpuSpec& spec)
+{
+    const QString id = QString::fromStdString(spec.id);
+    if (const int i = gpuIndex(id); i >= 0)
+        gpus_[std::size_t(i)] = spec;
+    else
+        gpus_.push_back(spec);
+    if (!userGpuIds_.contains(id))
+        userGpuIds_ << id;
+    emit gpusChanged();
+    recompute();
+}
+
+void ForecastSession::removeGpu(const QString& id)
+{
+    if (!isUserGpu(id))
+        return;
+    gpus_.erase(std::remove_if(gpus_.begin(), gpus_.end(), [&](const GpuSpec& g) { return QString::fromStdString(g.id) == id; }),
+                gpus_.end());
+    userGpuIds_.removeAll(id);
+    selected_.removeAll(id);
+    emit gpusChanged();
+    recompute();
+}
+
+bool ForecastSession::isUserGpu(const QString& id) const { return userGpuIds_.contains(id); }
+
+std::optional<QString> ForecastSession::setModel(const QString& idOrPath)
+{
+    const QString dir = QString::fromStdString(resourceDirectory());
+    const QString path = bundledModels_.contains(idOrPath) ? dir + "/models/" + idOrPath + ".json" : idOrPath;
+    try {
+        auto config = std::make_shared<const ModelConfig>(loadModelConfig(path.toStdString()));
+        buildModelGraph(*config, options_); // the settings must suit the new model too
+        model_ = std::move(config);
+        modelName_ = QFileInfo(path).completeBaseName();
+    } catch (const ForecastError& e) {
+        emit errorOccurred(QString::fromUtf8(e.what()));
+        return QString::fromUtf8(e.what());
+    }
+    recompute();
+    return std::nullopt;
+}
+
+std::optional<QString> ForecastSession::setOptions(const GraphOptions& options)
+{
+    try {
+        buildModelGraph(*model_, options);
+    } catch (const ForecastError& e) {
+        emit errorOccurred(QString::fromUtf8(e.what()));
+        return QString::fromUtf8(e.what());
+    }
+    options_ = options;
+    recompute();
+    return std::nullopt;
+}
+
+void ForecastSession::recompute()
+{
+    auto list = std::make_shared<ForecastList>();
+    try {
+        for (const auto& id : selected_)
+            list->push_back(forecastModel(*forecaster_, *model_, options_, *gpu(id)));
+    } catch (const ForecastError& e) {
+        emit errorOccurred(QString::fromUtf8(e.what()));
+        return; // keep the previous forecasts on screen
+    }
+    forecasts_ = std::move(list);
+    emit forecastsChanged();
+}
+
+} // namespace gpuforecast::ui

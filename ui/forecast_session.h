@@ -1,0 +1,71 @@
+#pragma once
+// The explorer's state: the GPU catalog (bundled + the user's), which GPUs are compared, the
+// model and its settings, and the latest forecasts. Widgets read it and edit it only through
+// these methods; every change recomputes (a whole model takes about a millisecond per GPU) and
+// emits forecastsChanged(). No Qt in the engine, no engine details in the widgets.
+#include "gpuforecast/forecaster.h"
+#include "gpuforecast/model_forecast.h"
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace gpuforecast::ui {
+
+using ForecastList = std::vector<ModelForecast>;
+
+class ForecastSession : public QObject {
+    Q_OBJECT
+public:
+    // Loads the bundled GPUs, models and weights from resourceDirectory(). Throws ForecastError.
+    explicit ForecastSession(QObject* parent = nullptr);
+
+    const std::vector<GpuSpec>& gpus() const { return gpus_; }
+    const GpuSpec* gpu(const QString& id) const;
+    int gpuIndex(const QString& id) const;
+    QStringList bundledModels() const { return bundledModels_; }
+
+    QStringList selectedGpus() const { return selected_; }
+    void setSelectedGpus(const QStringList& ids);
+    void setGpuSelected(const QString& id, bool on);
+
+    // Replaces a GPU's spec (after validation); returns the error text instead of throwing.
+    std::optional<QString> updateGpu(const GpuSpec& spec);
+    void addGpu(const GpuSpec& spec); // user GPUs (new, duplicated, imported)
+    void removeGpu(const QString& id);
+    bool isUserGpu(const QString& id) const;
+
+    const ModelConfig& model() const { return *model_; }
+    QString modelName() const { return modelName_; }
+    std::optional<QString> setModel(const QString& idOrPath); // error text on failure
+    const GraphOptions& options() const { return options_; }
+    std::optional<QString> setOptions(const GraphOptions& options);
+
+    // Index aligned with selectedGpus().
+    std::shared_ptr<const ForecastList> forecasts() const { return forecasts_; }
+    const Forecaster& forecaster() const { return *forecaster_; }
+
+signals:
+    void gpusChanged();          // the catalog changed (a spec edited, added, removed)
+    void forecastsChanged();     // new forecasts are available
+    void errorOccurred(const QString& message);
+
+private:
+    void recompute();
+
+    std::vector<GpuSpec> gpus_;
+    QStringList userGpuIds_;
+    QStringList selected_;
+    QStringList bundledModels_;
+    std::shared_ptr<const ModelConfig> model_;
+    QString modelName_;
+    GraphOptions options_{4, 1024, false, false};
+    std::shared_ptr<const Forecaster> forecaster_;
+    std::shared_ptr<const ForecastList> forecasts_ = std::make_shared<ForecastList>();
+};
+
+} // namespace gpuforecast::ui

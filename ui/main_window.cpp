@@ -1,0 +1,177 @@
+#include "main_window.h"
+
+#include "breakdown_chart.h"
+#include "compare_chart.h"
+#include "gpu_list_model.h"
+#include "model_panel.h"
+#include "operator_table_model.h"
+#include "spec_table_model.h"
+
+#include <qcustomplot.h>
+
+#include <QAction>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+namespace gpuforecast::ui {
+
+MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
+    : QMainWindow(parent), session_(session), undo_(new QUndoStack(this)), gpuModel_(new GpuListModel(session, this)),
+      specModel_(new SpecTableModel(session, undo_, this)), operatorModel_(new OperatorTableModel(session, this)),
+      modelPanel_(new ModelPanel(session, this)), gpuList_(new QListView(this)), specView_(new QTableView(this)),
+      charts_(new QTabWidget(this)), breakdown_(new BreakdownChart(session, this)), compare_(new CompareChart(session, this))
+{
+    setWindowTitle(tr("GPU Forecast"));
+    setAcceptDrops(true);
+
+    auto* modelBox = new QGroupBox(tr("Model"), this);
+    (new QVBoxLayout(modelBox))->addWidget(modelPanel_);
+    auto* left = new QSplitter(Qt::Vertical, this);
+    left->addWidget(modelBox);
+    left->addWidget(buildGpuPanel());
+
+    charts_->addTab(breakdown_, tr("Breakdown"));
+    charts_->addTab(compare_, tr("Compare"));
+
+    auto* ops = new QTableView(this);
+    auto* sorted = new QSortFilterProxyModel(this);
+    sorted->setSourceModel(operatorModel_);
+    sorted->setSortRole(OperatorTableModel::SortRole);
+    ops->setModel(sorted);
+    ops->setSortingEnabled(true);
+    ops->sortByColumn(OperatorTableModel::TimeMs, Qt::DescendingOrder);
+    ops->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    ops->verticalHeader()->hide();
+    ops->setAlternatingRowColors(true);
+
+    auto* centre = new QSplitter(Qt::Vertical, this);
+    centre->addWidget(charts_);
+    centre->addWidget(ops);
+    centre->setStretchFactor(0, 3);
+    centre->setStretchFactor(1, 2);
+
+    auto* main = new QSplitter(Qt::Horizontal, this);
+    main->addWidget(left);
+    main->addWidget(centre);
+    main->setStretchFactor(1, 1);
+    main->setSizes({380, 1200});
+    setCentralWidget(main);
+    buildMenus();
+
+    connect(session_, &ForecastSession::forecastsChanged, this, &MainWindow::updateStatus);
+    connect(session_, &ForecastSession::errorOccurred, this,
+            [this](const QString& msg) { statusBar()->showMessage(msg, 10000); });
+    connect(specModel_, &SpecTableModel::editRejected, this,
+            [this](const QString& msg) { statusBar()->showMessage(tr("Refused: %1").arg(msg), 10000); });
+    if (!session_->selectedGpus().isEmpty())
+        showGpu(session_->selectedGpus().front());
+    updateStatus();
+}
+
+QWidget* MainWindow::buildGpuPanel()
+{
+    auto* box = new QGroupBox(tr("GPUs (check to compare)"), this);
+    auto* search = new QLineEdit(box);
+    search->setPlaceholderText(tr("Search GPUs…"));
+    search->setClearButtonEnabled(true);
+    auto* filter = new QSortFilterProxyModel(this);
+    filter->setSourceModel(gpuModel_);
+    filter->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    connect(search, &QLineEdit::textChanged, filter, &QSortFilterProxyModel::setFilterFixedString);
+    gpuList_->setModel(filter);
+    connect(gpuList_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) { showGpu(current.data(GpuListModel::IdRole).toString()); });
+
+    specView_->setModel(specModel_);
+    specView_->horizontalHeader()->setSectionResizeMode(SpecTableModel::FieldColumn, QHeaderView::Stretch);
+    specView_->verticalHeader()->hide();
+    auto* specLabel = new QLabel(box);
+    connect(specModel_, &QAbstractItemModel::modelReset, specLabel,
+            [this, specLabel] { specLabel->setText(tr("Spec sheet: %1").arg(specModel_->gpuId())); });
+
+    auto* layout = new QVBoxLayout(box);
+    layout->addWidget(search);
+    layout->addWidget(gpuList_, 2);
+    layout->addWidget(specLabel);
+    layout->addWidget(specView_, 3);
+    return box;
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("Export chart…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), "chart.png",
+                                                          tr("PNG image (*.png);;PDF document (*.pdf)"));
+        if (!path.isEmpty() && !exportChart(path))
+            statusBar()->showMessage(tr("Could not write %1").arg(path), 10000);
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = undo_->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = undo_->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+}
+
+void MainWindow::showGpu(const QString& id)
+{
+    if (id.isEmpty())
+        return;
+    specModel_->setGpu(id);
+    if (session_->selectedGpus().contains(id))
+        operatorModel_->setGpu(id);
+}
+
+bool MainWindow::exportChart(const QString& path)
+{
+    auto* plot = charts_->currentWidget()->findChild<QCustomPlot*>();
+    if (!plot)
+        return false;
+    if (path.endsWith(".pdf", Qt::CaseInsensitive))
+        return plot->savePdf(path, 1200, 700);
+    return plot->savePng(path, 1200, 700);
+}
+
+void MainWindow::updateStatus()
+{
+    const auto f = session_->forecasts();
+    QStringList parts;
+    for (const auto& m : *f)
+        parts << QString("%1: %2 ms").arg(QString::fromStdString(m.gpu)).arg(m.totalSeconds() * 1e3, 0, 'f', 1);
+    statusBar()->showMessage(parts.join("   ·   "));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile() && url.toLocalFile().endsWith(".json")) {
+            modelPanel_->openConfig(url.toLocalFile());
+            break;
+        }
+}
+
+} // namespace gpuforecast::ui

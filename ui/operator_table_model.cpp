@@ -1,0 +1,106 @@
+#include "operator_table_model.h"
+
+namespace gpuforecast::ui {
+
+OperatorTableModel::OperatorTableModel(ForecastSession* session, QObject* parent)
+    : QAbstractTableModel(parent), session_(session)
+{
+    connect(session_, &ForecastSession::forecastsChanged, this, &OperatorTableModel::refresh);
+    refresh();
+}
+
+void OperatorTableModel::setGpu(const QString& id)
+{
+    gpuId_ = id;
+    refresh();
+}
+
+void OperatorTableModel::refresh()
+{
+    beginResetModel();
+    forecasts_ = session_->forecasts(); // keep this snapshot alive while the view shows it
+    if (!current() && !session_->selectedGpus().isEmpty())
+        gpuId_ = session_->selectedGpus().front();
+    endResetModel();
+}
+
+const ModelForecast* OperatorTableModel::current() const
+{
+    if (!forecasts_)
+        return nullptr;
+    for (const auto& f : *forecasts_)
+        if (QString::fromStdString(f.gpu) == gpuId_)
+            return &f;
+    return nullptr;
+}
+
+int OperatorTableModel::rowCount(const QModelIndex& parent) const
+{
+    const ModelForecast* f = current();
+    return parent.isValid() || !f ? 0 : int(f->ops.size());
+}
+
+int OperatorTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const ModelForecast* mf = current();
+    const OpForecast& o = mf->ops[std::size_t(index.row())];
+    const Kernel& k = o.op.kernel;
+    const auto& g = o.forecast.geometry;
+    const bool priced = k.opClass != OpClass::Other;
+    const double ms = o.totalSeconds() * 1e3;
+    const double share = mf->totalSeconds() > 0 ? o.totalSeconds() / mf->totalSeconds() : 0;
+    if (role == SortRole) {
+        switch (index.column()) {
+        case Count: return qlonglong(o.op.count);
+        case Waves: return priced ? g.waves : -1.0;
+        case Utilization: return o.forecast.utilization;
+        case TimeMs: return ms;
+        case Share: return share;
+        default: role = Qt::DisplayRole;
+        }
+    }
+    if (role == Qt::TextAlignmentRole && index.column() >= Count && index.column() != Dims && index.column() != Bound)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case Name: return QString::fromStdString(o.op.node);
+    case Class: return QString::fromUtf8(opClassName(k.opClass).data());
+    case Phase: return QString::fromUtf8(phaseName(o.op.phase).data());
+    case Count: return QString::number(o.op.count);
+    case Dims:
+        if (k.isGemm())
+            return QString("%1 x [%2x%3 · %3x%4]").arg(k.b).arg(k.m).arg(k.n).arg(k.k);
+        if (priced)
+            return QString("%1 x %2").arg(k.b).arg(k.h);
+        return QString("%1 MB moved").arg(k.fallbackBytes / 1e6, 0, 'f', 2);
+    case Tile:
+        if (k.isGemm())
+            return QString("%1x%2%3")
+                .arg(g.gemmTile.alongK)
+                .arg(g.gemmTile.alongM)
+                .arg(g.gemmTile.reductionSplit > 1 ? QString(" /%1").arg(g.gemmTile.reductionSplit) : QString());
+        return priced ? QString::number(g.tileElements) : QString();
+    case Waves: return priced ? QString::number(g.waves) : QString();
+    case Utilization: return priced ? QString("%1%").arg(100 * o.forecast.utilization, 0, 'f', 1) : QString();
+    case Bound: return priced ? (g.memoryBound ? tr("memory") : tr("compute")) : tr("memory (copy)");
+    case TimeMs: return QString::number(ms, 'f', 3);
+    case Share: return QString("%1%").arg(100 * share, 0, 'f', 1);
+    }
+    return {};
+}
+
+QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    static const char* names[] = {"Operator", "Class", "Phase", "Count", "Dims",   "Tile",
+                                  "Waves",    "Util.", "Bound", "Time (ms)", "Share"};
+    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+}
+
+} // namespace gpuforecast::ui

@@ -1,0 +1,35 @@
+#pragma once
+// Every kernel of the model on one GPU: what it is, how it is tiled, how many waves, whether the
+// roofline says compute or memory, its time and share. DisplayRole is formatted text; SortRole
+// carries the raw number so sorting by time sorts numerically.
+#include "forecast_session.h"
+
+#include <QAbstractTableModel>
+
+namespace gpuforecast::ui {
+
+class OperatorTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Name, Class, Phase, Count, Dims, Tile, Waves, Utilization, Bound, TimeMs, Share, ColumnCount };
+    static constexpr int SortRole = Qt::UserRole + 1;
+
+    explicit OperatorTableModel(ForecastSession* session, QObject* parent = nullptr);
+    void setGpu(const QString& id); // which compared GPU's forecast to show
+    QString gpuId() const { return gpuId_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+private:
+    void refresh();
+    const ModelForecast* current() const;
+
+    ForecastSession* session_;
+    QString gpuId_;
+    std::shared_ptr<const ForecastList> forecasts_;
+};
+
+} // namespace gpuforecast::ui

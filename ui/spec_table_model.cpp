@@ -1,0 +1,155 @@
+#include "spec_table_model.h"
+
+#include "gpuforecast/error.h"
+
+#include <QBrush>
+#include <QUndoCommand>
+#include <QUndoStack>
+
+namespace gpuforecast::ui {
+namespace {
+
+// Applies one field value to one GPU through the session; undo applies the old value.
+class SetSpecFieldCommand : public QUndoCommand {
+public:
+    SetSpecFieldCommand(ForecastSession* s, QString gpu, std::string key, double before, double after)
+        : session_(s), gpu_(std::move(gpu)), key_(std::move(key)), before_(before), after_(after)
+    {
+        setText(QString("%1 %2 = %3").arg(gpu_, QString::fromStdString(key_)).arg(after_));
+    }
+    void redo() override { apply(after_); }
+    void undo() override { apply(before_); }
+
+private:
+    void apply(double v)
+    {
+        const GpuSpec* g = session_->gpu(gpu_);
+        if (!g)
+            return; // the GPU was deleted since; nothing to restore
+        GpuSpec copy = *g;
+        setSpecField(copy, key_, v);
+        session_->updateGpu(copy);
+    }
+    ForecastSession* session_;
+    QString gpu_;
+    std::string key_;
+    double before_, after_;
+};
+
+} // namespace
+
+SpecTableModel::SpecTableModel(ForecastSession* session, QUndoStack* undo, QObject* parent)
+    : QAbstractTableModel(parent), session_(session), undo_(undo)
+{
+    connect(session_, &ForecastSession::gpusChanged, this, [this] {
+        if (!session_->gpu(gpuId_))
+            setGpu({});
+        else if (rowCount() > 0)
+            emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    });
+}
+
+void SpecTableModel::setGpu(const QString& id)
+{
+    beginResetModel();
+    gpuId_ = session_->gpu(id) ? id : QString();
+    rejected_.clear();
+    endResetModel();
+}
+
+int SpecTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() || gpuId_.isEmpty() ? 0 : int(specFields().size());
+}
+
+int SpecTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant SpecTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const SpecField& f = specFields()[std::size_t(index.row())];
+    const GpuSpec* g = session_->gpu(gpuId_);
+    if (!g)
+        return {};
+    const auto value = specFieldValue(*g, f.key);
+    if (role == Qt::DisplayRole || role == Qt::EditRole) {
+        switch (index.column()) {
+        case FieldColumn: return QString::fromUtf8(f.label);
+        case ValueColumn:
+            if (!value || (f.optional && *value == 0))
+                return role == Qt::EditRole ? QVariant(0.0) : QVariant(QString("—"));
+            return role == Qt::EditRole ? QVariant(*value) : QVariant(QString::number(*value, 'g', 8));
+        case UnitColumn: return QString::fromUtf8(f.unit);
+        }
+    }
+    if (role == Qt::ToolTipRole && index.column() == ValueColumn) {
+        if (rejected_.contains(index.row()))
+            return rejected_.value(index.row());
+        return QString("%1 (%2), accepted range %3 to %4").arg(f.label, f.key).arg(f.lo).arg(f.hi);
+    }
+    if (role == Qt::ForegroundRole && index.column() == ValueColumn && rejected_.contains(index.row()))
+        return QBrush(Qt::red);
+    if (role == Qt::TextAlignmentRole && index.column() == ValueColumn)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+QVariant SpecTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case FieldColumn: return tr("Field");
+    case ValueColumn: return tr("Value");
+    case UnitColumn: return tr("Unit");
+    }
+    return {};
+}
+
+bool SpecTableModel::setData(const QModelIndex& index, const QVariant& value, int role)
+{
+    if (role != Qt::EditRole || index.column() != ValueColumn || !checkIndex(index, CheckIndexOption::IndexIsValid))
+        return false;
+    const GpuSpec* g = session_->gpu(gpuId_);
+    if (!g)
+        return false;
+    const SpecField& f = specFields()[std::size_t(index.row())];
+    bool ok = false;
+    const double v = value.toString().trimmed().toDouble(&ok);
+    QString error;
+    GpuSpec copy = *g;
+    if (!ok) {
+        error = QString("%1: %2: '%3' is not a number").arg(gpuId_, f.key, value.toString());
+    } else {
+        try {
+            setSpecField(copy, f.key, v);
+        } catch (const ForecastError& e) {
+            error = QString::fromUtf8(e.what());
+        }
+    }
+    if (!error.isEmpty()) {
+        rejected_.insert(index.row(), error);
+        emit dataChanged(index, index);
+        emit editRejected(error);
+        return false;
+    }
+    rejected_.remove(index.row());
+    const double before = specFieldValue(*g, f.key).value_or(0);
+    if (before == v)
+        return true;
+    undo_->push(new SetSpecFieldCommand(session_, gpuId_, f.key, before, v));
+    return true;
+}
+
+Qt::ItemFlags SpecTableModel::flags(const QModelIndex& index) const
+{
+    if (!index.isValid())
+        return Qt::NoItemFlags;
+    Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    if (index.column() == ValueColumn)
+        f |= Qt::ItemIsEditable;
+    return f;
+}
+
+} // namespace gpuforecast::ui

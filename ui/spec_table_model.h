@@ -1,0 +1,40 @@
+#pragma once
+// One GPU's spec sheet as an editable table (field, value, unit). Edits are validated by the
+// engine's own rules; a refused value keeps the old one and the reason is shown on the cell.
+// Every accepted edit is an undoable command on the shared QUndoStack.
+#include "forecast_session.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+
+class QUndoStack;
+
+namespace gpuforecast::ui {
+
+class SpecTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { FieldColumn, ValueColumn, UnitColumn, ColumnCount };
+    SpecTableModel(ForecastSession* session, QUndoStack* undo, QObject* parent = nullptr);
+
+    void setGpu(const QString& id);
+    QString gpuId() const { return gpuId_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role) override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+
+signals:
+    void editRejected(const QString& message);
+
+private:
+    ForecastSession* session_;
+    QUndoStack* undo_;
+    QString gpuId_;
+    QHash<int, QString> rejected_; // row -> why the last edit was refused
+};
+
+} // namespace gpuforecast::ui
