@@ -7,6 +7,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QMessageBox>
 #include <QTimer>
 
@@ -22,8 +23,9 @@ int main(int argc, char** argv)
     QApplication::setApplicationName("gpuforecast");
     QApplication::setApplicationDisplayName("GPU Forecast");
     QApplication::setApplicationVersion(GPUFORECAST_VERSION);
-    QApplication::setOrganizationName("gpuforecast");
-    QApplication::setDesktopFileName("gpuforecast");
+    // No organisation name: user data then lives in ~/.local/share/gpuforecast, not .../gpuforecast/gpuforecast.
+    QApplication::setDesktopFileName("org.gpuforecast.GpuForecast"); // links windows to the menu entry and icon
+    QApplication::setWindowIcon(QIcon::fromTheme("org.gpuforecast.GpuForecast"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription("Forecast deep-learning performance on GPUs you do not have.");

@@ -8,12 +8,12 @@ namespace {
 
 constexpr double kFloatBytes = 4;
 
-void finishRoofline(KernelGeometry& g, const GpuSpec& gpu, bool matrix)
+void finishRoofline(KernelGeometry& g, const GpuSpec& gpu, bool matrix, double reuse = 1.0)
 {
     g.waves = std::ceil(g.numTiles / gpu.smCount);
     g.perWaveFlops = gpu.smCount * g.tileFlops;
     g.peakFlops = gpu.peakFlops(matrix);
-    const double memoryRoof = g.arithmeticIntensity() * gpu.bandwidthBytesPerSecond();
+    const double memoryRoof = g.arithmeticIntensity() * reuse * gpu.bandwidthBytesPerSecond();
     g.memoryBound = memoryRoof < g.peakFlops;
     g.rooflineFlops = std::min(g.peakFlops, memoryRoof);
 }
@@ -29,7 +29,24 @@ KernelGeometry gemmGeometry(const Kernel& k, const GemmTile& tile, const GpuSpec
     g.numTiles = double(k.b) * std::ceil(double(k.k) / tile.alongK) * std::ceil(double(k.m) / tile.alongM) * split;
     g.tileFlops = 2.0 * tile.alongK * tile.alongM * nPerTile;
     g.tileBytes = kFloatBytes * ((double(tile.alongK) + tile.alongM) * nPerTile + double(tile.alongK) * tile.alongM);
-    finishRoofline(g, gpu, true);
+    double reuse = 1.0;
+    if (k.opClass == OpClass::Linear) {
+        // Tiles running in the same wave share their A and B panels through L2: a wave of S tiles laid
+        // out r x c over the output reads r row panels and c column panels, not S of each. Without
+        // this, model-sized FP32 GEMMs look memory-bound on low-bandwidth, large-L2 parts (L4, T4).
+        // Applied to linear layers, whose large outputs fill waves; for bmm (small matrices, many
+        // batches) leave-one-GPU-out validation got worse with it (V100 20% -> 29%).
+        const double gm = std::ceil(double(k.m) / tile.alongM), gk = std::ceil(double(k.k) / tile.alongK);
+        const double s = std::min(g.numTiles, gpu.smCount);
+        const double perBatch = std::min(s, gm * gk);
+        const double r = std::clamp(std::round(std::sqrt(perBatch)), 1.0, gm);
+        const double c = std::min(gk, std::ceil(perBatch / r));
+        const double panels = (double(tile.alongK) + tile.alongM) * nPerTile;
+        const double shared = (r * tile.alongM + c * tile.alongK) * nPerTile / perBatch;
+        const double out = double(tile.alongK) * tile.alongM;
+        reuse = (panels + out) / (shared + out);
+    }
+    finishRoofline(g, gpu, true, reuse);
     return g;
 }
 

@@ -2,6 +2,7 @@
 
 #include "gpuforecast/error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -57,6 +58,33 @@ long long checkedInteger(const nlohmann::json& v, const Context& ctx, const std:
     if (std::floor(x) != x)
         throwInputError(ctx.source, ctx.name(key), "expected a whole number, got " + v.dump());
     return static_cast<long long>(x);
+}
+
+constexpr std::size_t kMaxDepth = 256;
+
+// The deepest nesting of arrays and objects in `text`, brackets inside strings excluded. Malformed
+// text gets some number; the parser reports what is wrong with it.
+std::size_t nestingDepth(const std::string& text)
+{
+    std::size_t depth = 0, deepest = 0;
+    bool inString = false, escaped = false;
+    for (const char c : text) {
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            deepest = std::max(deepest, ++depth);
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return deepest;
 }
 
 } // namespace
@@ -126,6 +154,12 @@ std::optional<long long> optionalInteger(const nlohmann::json& j, const Context&
 
 nlohmann::json parse(const std::string& text, const std::string& source)
 {
+    // nlohmann parses iteratively but copies and dumps recursively, so a document nested a hundred
+    // thousand levels deep (a 200 KB weights file whose "provenance" is [[[[...]]]]) parsed fine and
+    // then overflowed the stack when the loader copied it. Our formats nest a few levels.
+    if (const std::size_t depth = nestingDepth(text); depth > kMaxDepth)
+        throwInputError(source, "", "not valid JSON (nested " + std::to_string(depth) + " levels deep; at most " +
+                                        std::to_string(kMaxDepth) + " accepted)");
     try {
         return nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& e) {

@@ -7,6 +7,22 @@
 #include <cmath>
 
 namespace gpuforecast {
+namespace {
+
+// Loader limits that keep every forward pass finite. Inputs reach the first layer standardised
+// (|x| <= ~1e12, see UtilizationModel::fromJson); each layer multiplies the largest magnitude by at
+// most 4096 x 1e6 (+ 1e6), so 16 layers stay below 1e170, far from overflow. Without them a file
+// with weights of 1e300 loaded fine and made every forecast NaN (inf - inf inside the network).
+// Trained networks have 4 layers and weights of order 1.
+constexpr std::size_t kMaxLayers = 16;
+constexpr double kMaxParameter = 1e6;
+
+bool isParameter(const nlohmann::json& v)
+{
+    return v.is_number() && std::isfinite(v.get<double>()) && std::abs(v.get<double>()) <= kMaxParameter;
+}
+
+} // namespace
 
 std::string activationName(Activation a)
 {
@@ -94,8 +110,8 @@ nlohmann::json Mlp::toJson() const
 
 Mlp Mlp::fromJson(const nlohmann::json& j, const std::string& source, const std::string& field)
 {
-    if (!j.is_array() || j.empty())
-        throwInputError(source, field, "expected a non-empty array of layers");
+    if (!j.is_array() || j.empty() || j.size() > kMaxLayers)
+        throwInputError(source, field, "expected an array of 1 to " + std::to_string(kMaxLayers) + " layers");
     std::vector<DenseLayer> layers;
     for (std::size_t i = 0; i < j.size(); ++i) {
         const std::string f = field + "[" + std::to_string(i) + "]";
@@ -116,17 +132,22 @@ Mlp Mlp::fromJson(const nlohmann::json& j, const std::string& source, const std:
         const auto& w = lj.contains("weights") ? lj["weights"] : nlohmann::json();
         if (!w.is_array() || Eigen::Index(w.size()) != out)
             throwInputError(source, f + ".weights", "expected " + std::to_string(out) + " rows");
-        l.weights.resize(out, in);
+        // Check every row's length before allocating: "in" and "out" are claims, and a 13 KB file
+        // of empty rows claiming 4096 x 4096 made the loader allocate 128 MB before failing.
         for (Eigen::Index r = 0; r < out; ++r) {
             const auto& row = w[std::size_t(r)];
             if (!row.is_array() || Eigen::Index(row.size()) != in)
                 throwInputError(source, f + ".weights[" + std::to_string(r) + "]",
                                 "expected " + std::to_string(in) + " numbers");
+        }
+        l.weights.resize(out, in);
+        for (Eigen::Index r = 0; r < out; ++r) {
+            const auto& row = w[std::size_t(r)];
             for (Eigen::Index c = 0; c < in; ++c) {
                 const auto& v = row[std::size_t(c)];
-                if (!v.is_number() || !std::isfinite(v.get<double>()))
+                if (!isParameter(v))
                     throwInputError(source, f + ".weights[" + std::to_string(r) + "][" + std::to_string(c) + "]",
-                                    "expected a finite number");
+                                    "expected a finite number in [-1e6, 1e6]");
                 l.weights(r, c) = v.get<double>();
             }
         }
@@ -135,8 +156,8 @@ Mlp Mlp::fromJson(const nlohmann::json& j, const std::string& source, const std:
             throwInputError(source, f + ".bias", "expected " + std::to_string(out) + " numbers");
         l.bias.resize(out);
         for (Eigen::Index r = 0; r < out; ++r) {
-            if (!b[std::size_t(r)].is_number() || !std::isfinite(b[std::size_t(r)].get<double>()))
-                throwInputError(source, f + ".bias[" + std::to_string(r) + "]", "expected a finite number");
+            if (!isParameter(b[std::size_t(r)]))
+                throwInputError(source, f + ".bias[" + std::to_string(r) + "]", "expected a finite number in [-1e6, 1e6]");
             l.bias(r) = b[std::size_t(r)].get<double>();
         }
         if (i > 0 && in != layers.back().weights.rows())

@@ -5,25 +5,52 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <limits>
-#include <regex>
 #include <sstream>
 
 namespace gpuforecast {
 
 std::optional<GemmTile> parseGemmKernelName(const std::string& kernelName)
 {
-    static const std::regex tileRe(R"((\d+)x(\d+))");
-    std::smatch m;
-    if (!std::regex_search(kernelName, m, tileRe))
-        return std::nullopt;
-    GemmTile t;
-    t.alongK = std::stoi(m[1].str());
-    t.alongM = std::stoi(m[2].str());
-    if (t.alongK <= 0 || t.alongM <= 0 || t.alongK > 1024 || t.alongM > 1024)
-        return std::nullopt;
-    return t;
+    // The first "<digits>x<digits>" in the name (what regex_search of (\d+)x(\d+) finds), scanned by
+    // hand: std::regex recursed once per character and overflowed the stack on a long run of digits
+    // in a measured kernel name, and std::stoi threw std::out_of_range on "99999999999x1".
+    const auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
+    const auto digitsFrom = [&](std::size_t i) {
+        std::size_t j = i;
+        while (j < kernelName.size() && isDigit(kernelName[j]))
+            ++j;
+        return j;
+    };
+    // A dimension over 1024 (or too long for an int) is not a tile; from_chars reports overflow.
+    const auto dimension = [&](std::size_t begin, std::size_t end) -> std::optional<int> {
+        int v = 0;
+        const auto [ptr, ec] = std::from_chars(kernelName.data() + begin, kernelName.data() + end, v);
+        if (ec != std::errc() || ptr != kernelName.data() + end || v <= 0 || v > 1024)
+            return std::nullopt;
+        return v;
+    };
+    for (std::size_t i = 0; i < kernelName.size();) {
+        if (!isDigit(kernelName[i])) {
+            ++i;
+            continue;
+        }
+        const std::size_t firstEnd = digitsFrom(i);
+        if (firstEnd + 1 < kernelName.size() && kernelName[firstEnd] == 'x' && isDigit(kernelName[firstEnd + 1])) {
+            const auto alongK = dimension(i, firstEnd);
+            const auto alongM = dimension(firstEnd + 1, digitsFrom(firstEnd + 1));
+            if (!alongK || !alongM)
+                return std::nullopt;
+            GemmTile t;
+            t.alongK = *alongK;
+            t.alongM = *alongM;
+            return t;
+        }
+        i = firstEnd;
+    }
+    return std::nullopt;
 }
 
 double vectorTileElements(const Kernel& k)

@@ -5,6 +5,7 @@
 #include "gpuforecast/json_fields.h"
 
 #include <cmath>
+#include <sstream>
 
 namespace gpuforecast {
 namespace {
@@ -19,21 +20,30 @@ nlohmann::json vectorToJson(const Eigen::VectorXd& v)
     return a;
 }
 
+// Values must lie in [lo, hi]. The normalisation's bounds keep standardised features finite and
+// moderate (|x| <= ~1e12 for the log-scale features), which Mlp::fromJson's limits build on: a
+// feature_scale of 1e-310 loaded fine and turned every forecast into NaN. The trainer never
+// writes a scale below 1e-6.
 Eigen::VectorXd vectorFromJson(const nlohmann::json& j, const std::string& source, const std::string& field,
-                               Eigen::Index size, bool positive)
+                               Eigen::Index size, double lo, double hi)
 {
     if (!j.contains(field) || !j[field].is_array() || Eigen::Index(j[field].size()) != size)
         throwInputError(source, field, "expected an array of " + std::to_string(size) + " numbers");
     Eigen::VectorXd v(size);
     for (Eigen::Index i = 0; i < size; ++i) {
         const auto& x = j[field][std::size_t(i)];
-        if (!x.is_number() || !std::isfinite(x.get<double>()) || (positive && x.get<double>() <= 0))
-            throwInputError(source, field + "[" + std::to_string(i) + "]",
-                            positive ? "expected a positive finite number" : "expected a finite number");
+        if (!x.is_number() || !std::isfinite(x.get<double>()) || x.get<double>() < lo || x.get<double>() > hi) {
+            std::ostringstream os;
+            os << "expected a finite number in [" << lo << ", " << hi << "]";
+            throwInputError(source, field + "[" + std::to_string(i) + "]", os.str());
+        }
         v(i) = x.get<double>();
     }
     return v;
 }
+
+constexpr double kMaxFeature = 1e6;              // |mean|, |min|, |max| of log-scale features
+constexpr double kMinScale = 1e-6, kMaxScale = 1e6;
 
 // A few fixed feature vectors whose outputs are stored with the weights: loading recomputes them,
 // so a file edited by hand or damaged in transit is caught before it forecasts anything.
@@ -134,10 +144,10 @@ UtilizationModel UtilizationModel::fromJson(const nlohmann::json& j, const std::
             throwInputError(source, "features[" + std::to_string(i) + "]",
                             "expected \"" + std::string(kFeatureNames[i]) + "\" (weights from another version?)");
     FeatureNormalization norm;
-    norm.mean = vectorFromJson(j, source, "feature_mean", kFeatureCount, false);
-    norm.scale = vectorFromJson(j, source, "feature_scale", kFeatureCount, true);
-    norm.min = vectorFromJson(j, source, "feature_min", kFeatureCount, false);
-    norm.max = vectorFromJson(j, source, "feature_max", kFeatureCount, false);
+    norm.mean = vectorFromJson(j, source, "feature_mean", kFeatureCount, -kMaxFeature, kMaxFeature);
+    norm.scale = vectorFromJson(j, source, "feature_scale", kFeatureCount, kMinScale, kMaxScale);
+    norm.min = vectorFromJson(j, source, "feature_min", kFeatureCount, -kMaxFeature, kMaxFeature);
+    norm.max = vectorFromJson(j, source, "feature_max", kFeatureCount, -kMaxFeature, kMaxFeature);
     for (int i = 0; i < kFeatureCount; ++i)
         if (norm.min(i) > norm.max(i))
             throwInputError(source, "feature_min[" + std::to_string(i) + "]", "exceeds feature_max");
@@ -163,7 +173,8 @@ UtilizationModel UtilizationModel::fromJson(const nlohmann::json& j, const std::
             const std::string f = "self_test[" + std::to_string(t) + "]";
             if (!tests[t].is_object())
                 throwInputError(source, f, "expected an object");
-            const Eigen::VectorXd x = vectorFromJson(tests[t], source, "features", kFeatureCount, false);
+            const Eigen::VectorXd x = vectorFromJson(tests[t], source, "features", kFeatureCount,
+                                                     -kMaxFeature - kMaxScale, kMaxFeature + kMaxScale);
             const auto& outs = tests[t].contains("alpha_gamma") ? tests[t]["alpha_gamma"] : nlohmann::json();
             if (!outs.is_array() || outs.size() != model.memberCount())
                 throwInputError(source, f + ".alpha_gamma", "expected one pair per network");
@@ -172,7 +183,8 @@ UtilizationModel UtilizationModel::fromJson(const nlohmann::json& j, const std::
                 for (std::size_t o = 0; o < 2; ++o) {
                     if (!outs[m].is_array() || outs[m].size() != 2 || !outs[m][o].is_number())
                         throwInputError(source, f + ".alpha_gamma", "expected pairs of numbers");
-                    if (std::abs(got(Eigen::Index(o)) - outs[m][o].get<double>()) > 1e-9)
+                    // Written so that a NaN on either side fails the test instead of passing it.
+                    if (!(std::abs(got(Eigen::Index(o)) - outs[m][o].get<double>()) <= 1e-9))
                         throwInputError(source, f,
                                         "the weights do not reproduce their stored self-test outputs "
                                         "(file damaged or edited)");

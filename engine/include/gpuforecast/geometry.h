@@ -17,7 +17,8 @@ struct KernelGeometry {
     double tileBytes = 0;       // DRAM traffic of one tile
     double perWaveFlops = 0;    // smCount x tileFlops
     double peakFlops = 0;       // FLOP/s from the spec sheet (matrix peak for GEMMs)
-    double rooflineFlops = 0;   // min(peak, intensity x bandwidth), FLOP/s
+    double rooflineFlops = 0;   // min(peak, intensity x reuse x bandwidth), FLOP/s; reuse: panels shared
+                                // by a wave's tiles through L2 (linear layers, see geometry.cpp)
     bool memoryBound = false;
 
     double arithmeticIntensity() const { return tileBytes > 0 ? tileFlops / tileBytes : 0; }

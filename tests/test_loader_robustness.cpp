@@ -1,0 +1,132 @@
+// Loader robustness: every seed of the fuzz corpus (tests/fuzz-corpus/<fuzzer>/) either loads or
+// fails with ForecastError, and the inputs that crashed a loader while fuzzing stay fixed. Runs in
+// every build; the fuzzers themselves (fuzz/, Clang only) search for new such inputs.
+#include "gpuforecast/error.h"
+#include "gpuforecast/file_io.h"
+#include "gpuforecast/gpu_spec.h"
+#include "gpuforecast/json_fields.h"
+#include "gpuforecast/kernel_table.h"
+#include "gpuforecast/model_config.h"
+#include "gpuforecast/model_graph.h"
+#include "gpuforecast/tiling.h"
+#include "gpuforecast/utilization_model.h"
+
+#include <QDir>
+#include <QtTest>
+
+#include <functional>
+#include <string>
+
+using namespace gpuforecast;
+
+namespace {
+
+const QString kCorpus = GPUFORECAST_FUZZ_CORPUS;
+
+// Loads `text` the way the named fuzzer does; returns normally or throws ForecastError.
+void loadAs(const QString& fuzzer, const std::string& text, const std::string& source)
+{
+    if (fuzzer == "fuzz_gpu_spec") {
+        validateGpuSpec(gpuSpecFromJson(json_fields::parse(text, source), source), source);
+    } else if (fuzzer == "fuzz_model_config") {
+        buildModelGraph(modelConfigFromJson(json_fields::parse(text, source), source), {2, 8, true, true});
+    } else if (fuzzer == "fuzz_kernel_csv") {
+        for (const auto& m : parseKernelTable(text, source, TableContent::WithMeasurements).measurements)
+            parseGemmKernelName(m.kernelName);
+    } else if (fuzzer == "fuzz_weights") {
+        UtilizationModel::fromJson(json_fields::parse(text, source), source);
+    } else if (fuzzer == "fuzz_tile_db") {
+        TileDatabase::parse(text, source);
+    } else {
+        QFAIL(qPrintable("no loader for corpus folder " + fuzzer));
+    }
+}
+
+// The message of the ForecastError `load` throws, or "" when it does not throw.
+QString errorOf(const std::function<void()>& load)
+{
+    try {
+        load();
+    } catch (const ForecastError& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+std::string tinyWeights(const std::string& provenance, const std::string& scale, const std::string& weight)
+{
+    return R"({"format":"gpuforecast-utilization-1","op_class":"bmm",
+        "features":["log_tile_compute_us","log_tile_memory_us","log_footprint_vs_memory","log_waves"],
+        "feature_mean":[0,0,0,0],"feature_scale":[)" + scale + "," + scale + "," + scale + "," + scale + R"(],
+        "feature_min":[-1,-1,-1,-1],"feature_max":[1,1,1,1],"floor_seconds":0,
+        "ensemble":[[{"in":4,"out":2,"activation":"identity","weights":[[)" + weight + R"(,0,0,0],[0,0,0,0]],
+        "bias":[0,0]}]],"provenance":)" + provenance + "}";
+}
+
+} // namespace
+
+class TestLoaderRobustness : public QObject {
+    Q_OBJECT
+private slots:
+    void corpusLoadsOrFailsWithForecastError_data()
+    {
+        QTest::addColumn<QString>("fuzzer");
+        QTest::addColumn<QString>("path");
+        const QDir corpus(kCorpus);
+        QVERIFY2(corpus.exists(), qPrintable(kCorpus));
+        for (const QString& fuzzer : corpus.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+            for (const QString& file : QDir(corpus.filePath(fuzzer)).entryList(QDir::Files))
+                QTest::newRow(qPrintable(fuzzer + "/" + file)) << fuzzer << corpus.filePath(fuzzer + "/" + file);
+    }
+    void corpusLoadsOrFailsWithForecastError()
+    {
+        QFETCH(QString, fuzzer);
+        QFETCH(QString, path);
+        const std::string source = path.toStdString();
+        const QString error = errorOf([&] { loadAs(fuzzer, readFile(source), source); });
+        // Anything else (std::out_of_range, a crash) fails the test. Seeds named broken_* must be
+        // refused with a message naming the file; regress_* are inputs that once crashed a loader.
+        if (QFileInfo(path).fileName().startsWith("broken_"))
+            QVERIFY2(error.startsWith(path + ": "), qPrintable("expected an error naming the file, got: " + error));
+    }
+
+    void tileNameWithHugeNumberIsNoTile()
+    {
+        // std::stoi threw std::out_of_range here, out of `gpuforecast-cli train`.
+        QVERIFY(!parseGemmKernelName("sm80_xmma_99999999999x1").has_value());
+        QVERIFY(!parseGemmKernelName("sm80_1x99999999999").has_value());
+        QCOMPARE(parseGemmKernelName("sm80_2_0128x64_nn").value(), (GemmTile{128, 64, 1}));
+        QCOMPARE(parseGemmKernelName("x9_12x_3x4").value(), (GemmTile{3, 4, 1}));
+        // std::regex recursed once per character: a long run of digits overflowed the stack.
+        QVERIFY(!parseGemmKernelName("k_" + std::string(1 << 20, '7') + "_nn").has_value());
+    }
+
+    void deeplyNestedJsonIsRefused()
+    {
+        const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+        const QString error = errorOf([&] { json_fields::parse(deep, "deep.json"); });
+        QVERIFY2(error.startsWith("deep.json: ") && error.contains("nested"), qPrintable(error));
+        // Copying this provenance when the model was built overflowed the stack.
+        const QString weights = errorOf([&] {
+            UtilizationModel::fromJson(json_fields::parse(tinyWeights(deep, "1", "0.5"), "w.json"), "w.json");
+        });
+        QVERIFY2(weights.startsWith("w.json: ") && weights.contains("nested"), qPrintable(weights));
+        // Brackets inside strings do not count; ordinary nesting is fine.
+        const std::string ok = std::string(200, '[') + "\"[[[[{{{{\"" + std::string(200, ']');
+        QCOMPARE(errorOf([&] { json_fields::parse(ok, "ok.json"); }), QString());
+    }
+
+    void weightsThatCannotStayFiniteAreRefused()
+    {
+        const auto load = [](const std::string& text) {
+            return errorOf([&] { UtilizationModel::fromJson(json_fields::parse(text, "w.json"), "w.json"); });
+        };
+        QCOMPARE(load(tinyWeights("{}", "1", "0.5")), QString());
+        // Both loaded and then forecast NaN for every kernel.
+        QVERIFY(load(tinyWeights("{}", "1e-310", "0.5")).startsWith("w.json: feature_scale[0]: "));
+        QVERIFY(load(tinyWeights("{}", "1", "1e300")).startsWith("w.json: ensemble[0][0].weights[0][0]: "));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestLoaderRobustness)
+#include "test_loader_robustness.moc"

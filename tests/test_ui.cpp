@@ -1,0 +1,165 @@
+// The explorer, driven the way a user drives it: edit a spec cell, type a bad value, undo, toggle
+// GPUs, export a chart. Runs offscreen.
+#include "breakdown_chart.h"
+#include "forecast_session.h"
+#include "gpu_list_model.h"
+#include "main_window.h"
+#include "operator_table_model.h"
+#include "spec_table_model.h"
+
+#include <QAbstractItemModelTester>
+#include <QImage>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QUndoStack>
+#include <QtTest>
+
+using namespace gpuforecast;
+using namespace gpuforecast::ui;
+
+namespace {
+
+int fieldRow(const char* key)
+{
+    const auto fields = specFields();
+    for (std::size_t i = 0; i < fields.size(); ++i)
+        if (std::string(fields[i].key) == key)
+            return int(i);
+    return -1;
+}
+
+double classMs(const BreakdownChart& chart, OpClass c, int gpu)
+{
+    const auto it = std::find(kChartClasses.begin(), kChartClasses.end(), c);
+    return chart.shownValues()[std::size_t(it - kChartClasses.begin())][std::size_t(gpu)];
+}
+
+} // namespace
+
+class TestUi : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void opensOnTheDefaultScenario()
+    {
+        ForecastSession session;
+        QCOMPARE(session.modelName(), QString("gpt2_large"));
+        QCOMPARE(session.selectedGpus(), (QStringList{"V100-PCIE-32GB", "A100-PCIE-80GB", "H100-SXM5-80GB", "L4"}));
+        QCOMPARE(session.forecasts()->size(), std::size_t(4));
+        for (const auto& f : *session.forecasts())
+            QVERIFY(f.totalSeconds() > 0);
+    }
+
+    void modelsPassTheModelTester()
+    {
+        ForecastSession session;
+        QUndoStack undo;
+        GpuListModel gpus(&session);
+        SpecTableModel spec(&session, &undo);
+        OperatorTableModel ops(&session);
+        QAbstractItemModelTester t1(&gpus, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(&spec, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t3(&ops, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        spec.setGpu("H100-SXM5-80GB");
+        ops.setGpu("L4");
+        QVERIFY(ops.rowCount() > 10);
+        gpus.setData(gpus.index(0), Qt::Checked, Qt::CheckStateRole); // A10 joins the comparison
+        QCOMPARE(session.selectedGpus().size(), 5);
+        QVERIFY(spec.setData(spec.index(fieldRow("sm_count"), SpecTableModel::ValueColumn), "140", Qt::EditRole));
+    }
+
+    void editingASpecCellChangesTheBreakdown()
+    {
+        ForecastSession session;
+        MainWindow window(&session);
+        auto* spec = window.specModel();
+        spec->setGpu("V100-PCIE-32GB");
+        const auto* chart = window.breakdownChart();
+        const double elementwiseBefore = classMs(*chart, OpClass::Elementwise, 0);
+        const double totalBefore = session.forecasts()->front().totalSeconds();
+        const QModelIndex bw = spec->index(fieldRow("memory_bandwidth_gbps"), SpecTableModel::ValueColumn);
+        QVERIFY(spec->setData(bw, "1800", Qt::EditRole));
+        QCOMPARE(session.gpu("V100-PCIE-32GB")->memoryBandwidthGBps, 1800.0);
+        // Element-wise kernels are memory-bound: twice the bandwidth must make them faster, never slower.
+        QVERIFY2(classMs(*chart, OpClass::Elementwise, 0) < elementwiseBefore,
+                 qPrintable(QString("%1 -> %2").arg(elementwiseBefore).arg(classMs(*chart, OpClass::Elementwise, 0))));
+        QVERIFY(session.forecasts()->front().totalSeconds() < totalBefore);
+
+        window.undoStack()->undo(); // undo restores the spec and the forecast exactly
+        QCOMPARE(session.gpu("V100-PCIE-32GB")->memoryBandwidthGBps, 900.0);
+        QCOMPARE(session.forecasts()->front().totalSeconds(), totalBefore);
+        window.undoStack()->redo();
+        QCOMPARE(session.gpu("V100-PCIE-32GB")->memoryBandwidthGBps, 1800.0);
+    }
+
+    void invalidValuesAreRefusedWithTheReason_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("value");
+        QTest::newRow("negative bandwidth") << "memory_bandwidth_gbps" << "-5";
+        QTest::newRow("not a number") << "fp32_gflops" << "fast";
+        QTest::newRow("fractional SMs") << "sm_count" << "80.5";
+        QTest::newRow("zero L2") << "l2_cache_mb" << "0";
+    }
+    void invalidValuesAreRefusedWithTheReason()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, value);
+        ForecastSession session;
+        QUndoStack undo;
+        SpecTableModel spec(&session, &undo);
+        spec.setGpu("T4");
+        const QModelIndex cell = spec.index(fieldRow(key.toUtf8().constData()), SpecTableModel::ValueColumn);
+        const QVariant before = cell.data(Qt::EditRole);
+        QSignalSpy rejected(&spec, &SpecTableModel::editRejected);
+        QVERIFY(!spec.setData(cell, value, Qt::EditRole));
+        QCOMPARE(cell.data(Qt::EditRole), before); // the old value is kept
+        QCOMPARE(rejected.size(), 1);
+        QVERIFY2(cell.data(Qt::ToolTipRole).toString().contains(key), qPrintable(cell.data(Qt::ToolTipRole).toString()));
+        QCOMPARE(undo.count(), 0);
+    }
+
+    void chartExportWritesImages()
+    {
+        ForecastSession session;
+        MainWindow window(&session);
+        QTemporaryDir dir;
+        const QString png = dir.filePath("chart.png");
+        QVERIFY(window.exportChart(png));
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(1200, 700));
+        const QString pdf = dir.filePath("chart.pdf");
+        QVERIFY(window.exportChart(pdf));
+        QFile f(pdf);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.read(5) == "%PDF-");
+    }
+
+    void badModelKeepsThePreviousState()
+    {
+        ForecastSession session;
+        const double before = session.forecasts()->front().totalSeconds();
+        QSignalSpy errors(&session, &ForecastSession::errorOccurred);
+        QVERIFY(session.setModel(QString(GPUFORECAST_TEST_DATA) + "/bad_kernels.csv").has_value());
+        QVERIFY(session.setOptions(GraphOptions{4, 999999, false, false}).has_value()); // beyond gpt2's positions
+        QCOMPARE(errors.size(), 2);
+        QCOMPARE(session.modelName(), QString("gpt2_large"));
+        QCOMPARE(session.forecasts()->front().totalSeconds(), before);
+    }
+
+    void screenshotOptionRendersTheWindow()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("shot.png");
+        QProcess p;
+        p.start(GPUFORECAST_GUI, {"--screenshot", out});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QImage image(out);
+        QVERIFY(image.width() >= 1400 && image.height() >= 900);
+    }
+};
+
+QTEST_MAIN(TestUi)
+#include "test_ui.moc"
