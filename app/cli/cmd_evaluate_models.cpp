@@ -6,6 +6,7 @@
 #include "gpuforecast/file_io.h"
 #include "gpuforecast/json_fields.h"
 #include "gpuforecast/model_forecast.h"
+#include "gpuforecast/parallel.h"
 #include "gpuforecast/run_name.h"
 
 #include <cmath>
@@ -44,17 +45,19 @@ int runEvaluateModels(const std::vector<std::string>& args)
         const auto run = parseRunName(path.stem().string());
         if (!run)
             throwInputError(path.string(), "", "file name is not a run name like gpt2_large-inf-1024-4");
-        if (!run->parallel.empty()) {
-            std::printf("%-16s %-34s %10s\n", gpuId.c_str(), path.stem().string().c_str(), "(multi-GPU, skipped)");
-            continue;
-        }
         const auto j = json_fields::parse(readFile(path.string()), path.string());
         const double measured = json_fields::requireNumber(j, {path.string(), ""}, "e2e_latency", 1e-6, 1e9);
         const fs::path modelPath = dataDir / "models" / (run->model + ".json");
         const GpuSpec gpu = resolveGpu(catalog, gpuId);
-        const ModelForecast r = forecastModel(forecaster, loadModelConfig(modelPath.string()),
-                                              GraphOptions{run->batch, run->seq, run->training, run->fusion}, gpu);
-        const double pred = r.totalSeconds() * 1e3;
+        const ModelConfig config = loadModelConfig(modelPath.string());
+        const GraphOptions options{run->batch, run->seq, run->training, run->fusion};
+        double pred = 0;
+        if (run->parallel.empty()) {
+            pred = forecastModel(forecaster, config, options, gpu).totalSeconds() * 1e3;
+        } else {
+            const ParallelLayout layout = parseParallelLayout(run->parallel, path.string());
+            pred = forecastParallel(forecaster, config, options, layout, gpu).totalSeconds() * 1e3;
+        }
         const double err = 100 * (pred - measured) / measured;
         std::printf("%-16s %-34s %10.2f %10.2f %+7.1f%%\n", gpuId.c_str(), path.stem().string().c_str(), measured, pred,
                     err);

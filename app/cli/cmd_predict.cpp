@@ -5,6 +5,7 @@
 #include "gpuforecast/error.h"
 #include "gpuforecast/file_io.h"
 #include "gpuforecast/model_forecast.h"
+#include "gpuforecast/parallel.h"
 
 #include <nlohmann/json.hpp>
 
@@ -111,14 +112,14 @@ void printText(const ModelForecast& r)
 
 int runPredict(const std::vector<std::string>& args)
 {
-    Arguments a(args, {"--model", "--gpu", "--batch", "--seq", "--mode", "--parallel", "--weights"},
+    Arguments a(args,
+                {"--model", "--gpu", "--batch", "--seq", "--mode", "--parallel", "--weights", "--dp", "--tp", "--pp",
+                 "--microbatches", "--schedule"},
                 {"--fusion", "--json"});
     const fs::path dataDir = resourceDirectory();
     const std::string mode = a.value("--mode").value_or("inference");
     if (mode != "inference" && mode != "training")
         throw UsageError("--mode: expected inference or training, got '" + mode + "'");
-    if (a.has("--parallel"))
-        throw UsageError("--parallel: multi-GPU forecasts are not available yet; forecast one GPU");
     GraphOptions options;
     options.batch = a.integer("--batch", 1, 1, 1 << 20);
     options.seq = a.integer("--seq", 0, 1, 1 << 24);
@@ -130,11 +131,55 @@ int runPredict(const std::vector<std::string>& args)
     const GpuSpec gpu = resolveGpu(loadGpuDirectory((dataDir / "gpus").string()), a.required("--gpu"));
     const Forecaster forecaster =
         Forecaster::loadFromDirectory(a.value("--weights").value_or((dataDir / "weights").string()));
-    const ModelForecast r = forecastModel(forecaster, config, options, gpu);
-    if (a.has("--json"))
-        std::cout << toJson(r).dump(2) << "\n";
-    else
-        printText(r);
+    ParallelLayout layout;
+    if (auto p = a.value("--parallel"))
+        layout = parseParallelLayout(*p, "--parallel");
+    layout.dp = a.integer("--dp", layout.dp, 1, 4096);
+    layout.tp = a.integer("--tp", layout.tp, 1, 4096);
+    layout.pp = a.integer("--pp", layout.pp, 1, 4096);
+    layout.microbatches = a.integer("--microbatches", layout.microbatches, 1, 1 << 20);
+    if (auto s = a.value("--schedule")) {
+        if (*s != "gpipe" && *s != "1f1b")
+            throw UsageError("--schedule: expected gpipe or 1f1b, got '" + *s + "'");
+        layout.schedule = *s == "gpipe" ? PipelineSchedule::GPipe : PipelineSchedule::OneFOneB;
+    }
+    if (layout.gpus() == 1) {
+        const ModelForecast r = forecastModel(forecaster, config, options, gpu);
+        if (a.has("--json"))
+            std::cout << toJson(r).dump(2) << "\n";
+        else
+            printText(r);
+        return 0;
+    }
+    if (!options.training && layout.dp > 1)
+        throw UsageError("--parallel: data parallelism applies to training (use --mode training)");
+    const ParallelForecast p = forecastParallel(forecaster, config, options, layout, gpu);
+    if (a.has("--json")) {
+        nlohmann::json j = toJson(p.perGpu);
+        j["batch"] = options.batch;
+        j["gpus"] = layout.gpus();
+        j["layout"] = {{"dp", layout.dp}, {"tp", layout.tp}, {"pp", layout.pp}, {"microbatches", layout.microbatches},
+                       {"schedule", layout.schedule == PipelineSchedule::GPipe ? "gpipe" : "1f1b"}};
+        j["per_gpu_microbatch_ms"] = p.perGpu.totalSeconds() * 1e3;
+        j["e2e_ms"] = p.totalSeconds() * 1e3;
+        j["compute_ms"] = p.computeSeconds * 1e3;
+        j["comm_ms"] = p.commSeconds() * 1e3;
+        j["tp_comm_ms"] = p.tensorCommSeconds * 1e3;
+        j["pp_comm_ms"] = p.pipelineCommSeconds * 1e3;
+        j["dp_comm_ms"] = p.dataCommSeconds * 1e3;
+        j["bubble_ms"] = p.bubbleSeconds * 1e3;
+        j["stage_ms"] = nlohmann::json::array();
+        for (double s : p.stageSeconds)
+            j["stage_ms"].push_back(s * 1e3);
+        std::cout << j.dump(2) << "\n";
+    } else {
+        std::printf("%s on %lld x %s (dp %lld, tp %lld, pp %lld, %lld micro-batches), global batch %lld x seq %lld, %s\n",
+                    config.id.c_str(), layout.gpus(), gpu.id.c_str(), layout.dp, layout.tp, layout.pp,
+                    layout.microbatches, options.batch, options.seq, options.training ? "training step" : "inference");
+        std::printf("  end to end %10.3f ms   (compute %.3f, bubble %.3f, communication %.3f: tp %.3f, pp %.3f, dp %.3f)\n",
+                    p.totalSeconds() * 1e3, p.computeSeconds * 1e3, p.bubbleSeconds * 1e3, p.commSeconds() * 1e3,
+                    p.tensorCommSeconds * 1e3, p.pipelineCommSeconds * 1e3, p.dataCommSeconds * 1e3);
+    }
     return 0;
 }
 

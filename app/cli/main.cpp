@@ -24,6 +24,7 @@ const char* kUsage =
     "  gpus | models                         list known GPUs / bundled models\n"
     "  predict --model ID|config.json --gpu ID|spec.json --batch N --seq N\n"
     "          [--mode inference|training] [--fusion] [--json]\n"
+    "          [--parallel dpN|tpN|ppN_M] [--dp N --tp N --pp N --microbatches M --schedule gpipe|1f1b]\n"
     "                                        forecast a whole model\n"
     "  kernels --in K.csv[.gz] [--out P.csv] forecast each kernel row (adds pred_ms)\n"
     "  train --data DIR --out DIR [--holdout GPU] [--seed S] [--ensemble K] [--epochs N]\n"

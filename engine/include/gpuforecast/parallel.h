@@ -1,0 +1,50 @@
+#pragma once
+// One server of N identical GPUs training one model: data, tensor (Megatron) and pipeline
+// parallelism, and the communication each adds over the GPUs' link (spec sheet interconnect).
+#include "gpuforecast/model_forecast.h"
+
+#include <string>
+#include <vector>
+
+namespace gpuforecast {
+
+enum class PipelineSchedule { GPipe, OneFOneB };
+
+struct ParallelLayout {
+    long long dp = 1, tp = 1, pp = 1;
+    long long microbatches = 1;
+    PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+    long long gpus() const { return dp * tp * pp; }
+};
+
+// "dp4", "tp2", "pp4_8" (4 stages, 8 micro-batches): the names of NeuSight's labelled runs.
+// Throws ForecastError naming `source` for anything else.
+ParallelLayout parseParallelLayout(const std::string& text, const std::string& source);
+
+// Throws ForecastError with a message saying what does not divide what.
+void validateLayout(const ModelConfig& config, const GraphOptions& options, const ParallelLayout& layout);
+
+// Collectives over a ring of n GPUs, each link `bandwidthGBps` per direction, `latencyUs` per step.
+double ringAllReduceSeconds(double bytes, long long n, double bandwidthGBps, double latencyUs);
+double sendReceiveSeconds(double bytes, double bandwidthGBps, double latencyUs);
+
+// Fraction of a pipeline step lost to the fill and drain bubble: (p - 1) / (m + p - 1).
+double pipelineBubbleFraction(long long stages, long long microbatches);
+
+struct ParallelForecast {
+    ParallelLayout layout;
+    ModelForecast perGpu;       // one GPU's compute for one micro-batch (its TP shard, all layers)
+    double computeSeconds = 0;  // all micro-batches, every stage's share, on the busiest GPU
+    double tensorCommSeconds = 0;   // TP all-reduces, forward and backward
+    double pipelineCommSeconds = 0; // activations and gradients between stages
+    double dataCommSeconds = 0;     // DP gradient all-reduce
+    double bubbleSeconds = 0;
+    std::vector<double> stageSeconds; // compute of each pipeline stage for all micro-batches
+    double commSeconds() const { return tensorCommSeconds + pipelineCommSeconds + dataCommSeconds; }
+    double totalSeconds() const { return computeSeconds + bubbleSeconds + commSeconds(); }
+};
+
+ParallelForecast forecastParallel(const Forecaster& forecaster, const ModelConfig& config, const GraphOptions& options,
+                                  const ParallelLayout& layout, const GpuSpec& gpu);
+
+} // namespace gpuforecast

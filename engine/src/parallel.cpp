@@ -1,0 +1,139 @@
+#include "gpuforecast/parallel.h"
+
+#include "gpuforecast/error.h"
+
+#include <algorithm>
+#include <regex>
+
+namespace gpuforecast {
+namespace {
+
+constexpr double kFloatBytes = 4;
+
+// The per-GPU shard of a tensor-parallel model: Megatron splits attention heads, the FFN width
+// and the vocabulary (embedding and head) across the tp GPUs; norms and residuals stay whole.
+ModelConfig tensorShard(ModelConfig c, long long tp)
+{
+    c.heads /= tp;
+    c.kvHeads = std::max(1LL, c.kvHeads / tp);
+    c.intermediate /= tp;
+    c.vocab = (c.vocab + tp - 1) / tp;
+    return c;
+}
+
+} // namespace
+
+ParallelLayout parseParallelLayout(const std::string& text, const std::string& source)
+{
+    static const std::regex re(R"(^(dp|tp|pp)(\d{1,4})(?:_(\d{1,5}))?$)");
+    std::smatch m;
+    if (!std::regex_match(text, m, re) || (m[1] != "pp" && m[3].matched))
+        throwInputError(source, "", "expected dpN, tpN or ppN_M (N GPUs, M micro-batches), got '" + text + "'");
+    ParallelLayout l;
+    const long long n = std::stoll(m[2].str());
+    if (n < 1)
+        throwInputError(source, "", "the GPU count must be at least 1");
+    if (m[1] == "dp")
+        l.dp = n;
+    else if (m[1] == "tp")
+        l.tp = n;
+    else {
+        l.pp = n;
+        l.microbatches = m[3].matched ? std::stoll(m[3].str()) : 1;
+        if (l.microbatches < 1)
+            throwInputError(source, "", "at least one micro-batch");
+    }
+    return l;
+}
+
+void validateLayout(const ModelConfig& c, const GraphOptions& o, const ParallelLayout& l)
+{
+    const std::string src = c.id.empty() ? "layout" : c.id;
+    auto need = [&](bool ok, const std::string& what) {
+        if (!ok)
+            throwInputError(src, "parallel layout", what);
+    };
+    need(l.dp >= 1 && l.tp >= 1 && l.pp >= 1 && l.microbatches >= 1, "degrees and micro-batches must be at least 1");
+    need(l.gpus() <= 4096, "more than 4096 GPUs is not one server");
+    need(c.heads % l.tp == 0, "tp " + std::to_string(l.tp) + " does not divide the " + std::to_string(c.heads) +
+                                  " attention heads");
+    need(c.kvHeads % l.tp == 0 || l.tp % c.kvHeads == 0,
+         "tp " + std::to_string(l.tp) + " does not divide the " + std::to_string(c.kvHeads) + " key/value heads");
+    need(c.intermediate % l.tp == 0, "tp " + std::to_string(l.tp) + " does not divide the FFN width " +
+                                         std::to_string(c.intermediate));
+    const long long layers = c.layers + c.decoderLayers;
+    need(layers % l.pp == 0, "pp " + std::to_string(l.pp) + " does not divide the " + std::to_string(layers) + " layers");
+    need(o.batch % l.dp == 0, "dp " + std::to_string(l.dp) + " does not divide the global batch " + std::to_string(o.batch));
+    need((o.batch / l.dp) % l.microbatches == 0, std::to_string(l.microbatches) +
+                                                     " micro-batches do not divide the per-replica batch " +
+                                                     std::to_string(o.batch / l.dp));
+    need(l.pp > 1 || l.microbatches == 1, "micro-batches need pipeline stages (pp > 1)");
+}
+
+double ringAllReduceSeconds(double bytes, long long n, double bandwidthGBps, double latencyUs)
+{
+    if (n <= 1 || bytes <= 0)
+        return 0;
+    // Reduce-scatter then all-gather: 2(n-1) steps, each moving bytes/n over every link.
+    const double steps = 2.0 * double(n - 1);
+    return steps * (bytes / double(n)) / (bandwidthGBps * 1e9) + steps * latencyUs * 1e-6;
+}
+
+double sendReceiveSeconds(double bytes, double bandwidthGBps, double latencyUs)
+{
+    return bytes / (bandwidthGBps * 1e9) + latencyUs * 1e-6;
+}
+
+double pipelineBubbleFraction(long long stages, long long microbatches)
+{
+    return double(stages - 1) / double(microbatches + stages - 1);
+}
+
+ParallelForecast forecastParallel(const Forecaster& forecaster, const ModelConfig& config, const GraphOptions& options,
+                                  const ParallelLayout& layout, const GpuSpec& gpu)
+{
+    validateLayout(config, options, layout);
+    if (layout.gpus() > 1 && !(gpu.interconnectBandwidthGBps > 0))
+        throwInputError(gpu.id, "interconnect.bandwidth_gbps", "needed for a multi-GPU forecast");
+    ParallelForecast r;
+    r.layout = layout;
+    GraphOptions micro = options;
+    micro.batch = options.batch / layout.dp / layout.microbatches;
+    const ModelConfig shard = tensorShard(config, layout.tp);
+    r.perGpu = forecastModel(forecaster, shard, micro, gpu);
+
+    // Split one micro-batch's compute into the repeated layers (divided among the stages) and the
+    // rest (embedding, final norm, head), which lands on the first or last stage.
+    double layerSeconds = 0, restSeconds = 0;
+    for (const auto& op : r.perGpu.ops)
+        (op.op.perLayer ? layerSeconds : restSeconds) += op.totalSeconds();
+    const double p = double(layout.pp), m = double(layout.microbatches);
+    r.stageSeconds.assign(std::size_t(layout.pp), layerSeconds / p * m);
+    r.stageSeconds.back() += restSeconds * m; // the head (and, with one stage, everything) is last
+    const double busiest = *std::max_element(r.stageSeconds.begin(), r.stageSeconds.end());
+    r.computeSeconds = busiest;
+    // Fill and drain: every other stage idles for (p - 1) micro-batch slots of the busiest stage.
+    r.bubbleSeconds = layout.pp > 1 ? busiest / m * (p - 1) : 0;
+
+    const double bw = gpu.interconnectBandwidthGBps, lat = gpu.interconnectLatencyUs;
+    const double activationBytes = double(micro.batch) * double(options.seq) * double(config.hidden) * kFloatBytes;
+    const long long layersPerStage = (config.layers + config.decoderLayers) / layout.pp;
+    if (layout.tp > 1) {
+        // Megatron: one all-reduce after attention and one after the MLP, in forward and (for
+        // training) again in backward, per layer of this stage, per micro-batch.
+        const double perLayer = (options.training ? 4 : 2) * ringAllReduceSeconds(activationBytes, layout.tp, bw, lat);
+        r.tensorCommSeconds = perLayer * double(layersPerStage) * m;
+    }
+    if (layout.pp > 1) {
+        // Each micro-batch crosses p - 1 stage boundaries forward (and its gradient backward).
+        const double hops = (options.training ? 2 : 1) * (p - 1);
+        r.pipelineCommSeconds = hops * m * sendReceiveSeconds(activationBytes, bw, lat);
+    }
+    if (layout.dp > 1 && options.training) {
+        const double gradientBytes = r.perGpu.memory.parametersCount * kFloatBytes / p;
+        r.dataCommSeconds = ringAllReduceSeconds(gradientBytes, layout.dp, bw, lat);
+    }
+    return r;
+}
+
+} // namespace gpuforecast

@@ -1,0 +1,150 @@
+// Multi-GPU arithmetic: collectives by hand, pipeline bubbles, invariants, rejected layouts.
+#include "gpuforecast/catalog.h"
+#include "gpuforecast/error.h"
+#include "gpuforecast/parallel.h"
+
+#include <QtTest>
+
+using namespace gpuforecast;
+
+namespace {
+
+const std::string kRes = GPUFORECAST_RESOURCES;
+
+const Forecaster& forecaster()
+{
+    static const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
+    return f;
+}
+
+GpuSpec a100() { return loadGpuSpec(kRes + "/gpus/A100-SXM4-40GB.json"); }
+ModelConfig gpt2() { return loadModelConfig(kRes + "/models/gpt2_large.json"); }
+
+} // namespace
+
+class TestParallel : public QObject {
+    Q_OBJECT
+private slots:
+    void ringAllReduceByHand()
+    {
+        // 4 GPUs, 1 GB at 100 GB/s, 10 us: 6 steps of 0.25 GB -> 15 ms + 60 us.
+        QCOMPARE(ringAllReduceSeconds(1e9, 4, 100, 10), 6 * 0.25e9 / 100e9 + 6 * 10e-6);
+        QCOMPARE(ringAllReduceSeconds(1e9, 1, 100, 10), 0.0); // one GPU talks to nobody
+        QCOMPARE(sendReceiveSeconds(2e9, 100, 5), 0.02 + 5e-6);
+    }
+
+    void bubbleFractionByHand()
+    {
+        QCOMPARE(pipelineBubbleFraction(4, 1), 0.75);
+        QCOMPARE(pipelineBubbleFraction(4, 4), 3.0 / 7.0);
+        QCOMPARE(pipelineBubbleFraction(1, 8), 0.0);
+        for (long long m = 1; m < 64; ++m) // more micro-batches never increase the bubble
+            QVERIFY(pipelineBubbleFraction(4, m + 1) <= pipelineBubbleFraction(4, m));
+    }
+
+    void layoutNames_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("dp");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<int>("micro");
+        QTest::newRow("dp4") << "dp4" << 4 << 1 << 1 << 1;
+        QTest::newRow("tp2") << "tp2" << 1 << 2 << 1 << 1;
+        QTest::newRow("pp4_8") << "pp4_8" << 1 << 1 << 4 << 8;
+        QTest::newRow("pp4 defaults to one micro-batch") << "pp4" << 1 << 1 << 4 << 1;
+    }
+    void layoutNames()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, dp);
+        QFETCH(int, tp);
+        QFETCH(int, pp);
+        QFETCH(int, micro);
+        const auto l = parseParallelLayout(text.toStdString(), "--parallel");
+        QCOMPARE(int(l.dp), dp);
+        QCOMPARE(int(l.tp), tp);
+        QCOMPARE(int(l.pp), pp);
+        QCOMPARE(int(l.microbatches), micro);
+    }
+
+    void dataParallelOnOneGpuIsSingleGpuTraining()
+    {
+        const GraphOptions o{4, 1024, true, false};
+        ParallelLayout one;
+        const auto p = forecastParallel(forecaster(), gpt2(), o, one, a100());
+        const auto s = forecastModel(forecaster(), gpt2(), o, a100());
+        QCOMPARE(p.totalSeconds(), s.totalSeconds());
+        QCOMPARE(p.commSeconds(), 0.0);
+    }
+
+    void moreReplicasAddAllReduceButCutCompute()
+    {
+        const GraphOptions o{8, 1024, true, false};
+        ParallelLayout dp;
+        dp.dp = 4;
+        const auto p = forecastParallel(forecaster(), gpt2(), o, dp, a100());
+        const auto s = forecastModel(forecaster(), gpt2(), o, a100());
+        QVERIFY(p.dataCommSeconds > 0);
+        QVERIFY(p.computeSeconds < s.totalSeconds() / 3); // a quarter of the batch each (and a bit)
+        // The all-reduce moves 2(n-1)/n of the gradients: 774M params x 4 bytes over 300 GB/s links.
+        const double grads = p.perGpu.memory.parametersCount * 4;
+        QCOMPARE(p.dataCommSeconds, ringAllReduceSeconds(grads, 4, 300, a100().interconnectLatencyUs));
+    }
+
+    void pipelineBubbleShrinksWithMicrobatches()
+    {
+        const GraphOptions o{8, 1024, true, false};
+        double previous = 1e9;
+        for (long long m : {1, 2, 4, 8}) {
+            ParallelLayout l;
+            l.pp = 4;
+            l.microbatches = m;
+            const auto p = forecastParallel(forecaster(), gpt2(), o, l, a100());
+            QCOMPARE(p.stageSeconds.size(), std::size_t(4));
+            const double fraction = p.bubbleSeconds / (p.computeSeconds + p.bubbleSeconds);
+            QVERIFY(fraction <= previous + 1e-12);
+            QVERIFY(std::abs(fraction - pipelineBubbleFraction(4, m)) < 1e-9);
+            previous = fraction;
+        }
+    }
+
+    void rejectedLayouts_data()
+    {
+        QTest::addColumn<int>("dp");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<int>("micro");
+        QTest::addColumn<QString>("expected");
+        // gpt2_large: 20 heads, 36 layers, FFN 5120; global batch 8.
+        QTest::newRow("tp not dividing heads") << 1 << 3 << 1 << 1 << "does not divide the 20 attention heads";
+        QTest::newRow("pp not dividing layers") << 1 << 1 << 5 << 1 << "does not divide the 36 layers";
+        QTest::newRow("dp not dividing batch") << 3 << 1 << 1 << 1 << "does not divide the global batch 8";
+        QTest::newRow("micro-batches not dividing") << 2 << 1 << 2 << 3 << "micro-batches do not divide";
+        QTest::newRow("micro-batches without stages") << 1 << 1 << 1 << 2 << "need pipeline stages";
+    }
+    void rejectedLayouts()
+    {
+        QFETCH(int, dp);
+        QFETCH(int, tp);
+        QFETCH(int, pp);
+        QFETCH(int, micro);
+        QFETCH(QString, expected);
+        ParallelLayout l;
+        l.dp = dp;
+        l.tp = tp;
+        l.pp = pp;
+        l.microbatches = micro;
+        try {
+            validateLayout(gpt2(), GraphOptions{8, 1024, true, false}, l);
+            QFAIL("accepted");
+        } catch (const ForecastError& e) {
+            QVERIFY2(QString(e.what()).contains(expected), e.what());
+        }
+        QVERIFY_THROWS_EXCEPTION(ForecastError, parseParallelLayout("dp4_2", "--parallel"));
+        QVERIFY_THROWS_EXCEPTION(ForecastError, parseParallelLayout("ep4", "--parallel"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestParallel)
+#include "test_parallel.moc"
