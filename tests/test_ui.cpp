@@ -38,12 +38,16 @@ double classMs(const BreakdownChart& chart, OpClass c, int gpu)
 
 class TestUi : public QObject {
     Q_OBJECT
+    QTemporaryDir userData_; // every session's user GPUs live here, never in the real user folder
+    UserGpuStore store() const { return UserGpuStore(userData_.filePath("gpus")); }
+
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void init() { QDir(userData_.filePath("gpus")).removeRecursively(); }
 
     void opensOnTheDefaultScenario()
     {
-        ForecastSession session;
+        ForecastSession session(nullptr, store());
         QCOMPARE(session.modelName(), QString("gpt2_large"));
         QCOMPARE(session.selectedGpus(), (QStringList{"V100-PCIE-32GB", "A100-PCIE-80GB", "H100-SXM5-80GB", "L4"}));
         QCOMPARE(session.forecasts()->size(), std::size_t(4));
@@ -53,7 +57,7 @@ private slots:
 
     void modelsPassTheModelTester()
     {
-        ForecastSession session;
+        ForecastSession session(nullptr, store());
         QUndoStack undo;
         GpuListModel gpus(&session);
         SpecTableModel spec(&session, &undo);
@@ -71,7 +75,7 @@ private slots:
 
     void editingASpecCellChangesTheBreakdown()
     {
-        ForecastSession session;
+        ForecastSession session(nullptr, store());
         MainWindow window(&session);
         auto* spec = window.specModel();
         spec->setGpu("V100-PCIE-32GB");
@@ -106,7 +110,7 @@ private slots:
     {
         QFETCH(QString, key);
         QFETCH(QString, value);
-        ForecastSession session;
+        ForecastSession session(nullptr, store());
         QUndoStack undo;
         SpecTableModel spec(&session, &undo);
         spec.setGpu("T4");
@@ -122,7 +126,7 @@ private slots:
 
     void chartExportWritesImages()
     {
-        ForecastSession session;
+        ForecastSession session(nullptr, store());
         MainWindow window(&session);
         QTemporaryDir dir;
         const QString png = dir.filePath("chart.png");
@@ -138,7 +142,7 @@ private slots:
 
     void badModelKeepsThePreviousState()
     {
-        ForecastSession session;
+        ForecastSession session(nullptr, store());
         const double before = session.forecasts()->front().totalSeconds();
         QSignalSpy errors(&session, &ForecastSession::errorOccurred);
         QVERIFY(session.setModel(QString(GPUFORECAST_TEST_DATA) + "/bad_kernels.csv").has_value());
@@ -148,11 +152,54 @@ private slots:
         QCOMPARE(session.forecasts()->front().totalSeconds(), before);
     }
 
+    void userGpusPersistAndDeleteRestoresTheShippedSheet()
+    {
+        {
+            ForecastSession session(nullptr, store());
+            GpuSpec mine = *session.gpu("H100-SXM5-80GB");
+            mine.id = session.uniqueGpuId("H100 2x bandwidth").toStdString();
+            mine.memoryBandwidthGBps *= 2;
+            QVERIFY(!session.addGpu(mine).has_value());
+            GpuSpec edited = *session.gpu("T4");
+            edited.tdpW = 140;
+            QVERIFY(!session.updateGpu(edited).has_value());
+            GpuSpec bad = mine;
+            bad.smCount = -1;
+            QVERIFY(session.addGpu(bad).has_value()); // refused, nothing written
+        }
+        ForecastSession again(nullptr, store()); // a new start reads them back
+        QVERIFY(again.isUserGpu("H100 2x bandwidth"));
+        QCOMPARE(again.gpu("H100 2x bandwidth")->memoryBandwidthGBps, 2 * again.gpu("H100-SXM5-80GB")->memoryBandwidthGBps);
+        QCOMPARE(again.gpu("T4")->tdpW, 140.0);
+        again.removeGpu("T4"); // the user's edit goes; the shipped T4 comes back
+        QVERIFY(again.gpu("T4") && again.gpu("T4")->tdpW != 140.0);
+        again.removeGpu("H100 2x bandwidth");
+        QVERIFY(!again.gpu("H100 2x bandwidth"));
+        QVERIFY(again.loadProblems().isEmpty());
+        QCOMPARE(QDir(userData_.filePath("gpus")).entryList(QDir::Files).size(), 0);
+    }
+
+    void brokenUserFileIsReportedNotFatal()
+    {
+        QDir().mkpath(userData_.filePath("gpus"));
+        QFile f(userData_.filePath("gpus/broken.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"id\": \"broken\", \"sm_count\": -3}");
+        f.close();
+        ForecastSession session(nullptr, store());
+        QCOMPARE(session.loadProblems().size(), 1);
+        QVERIFY(session.loadProblems().front().contains("broken.json"));
+        QVERIFY(!session.gpu("broken"));
+    }
+
     void screenshotOptionRendersTheWindow()
     {
         QTemporaryDir dir;
         const QString out = dir.filePath("shot.png");
         QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_DATA_HOME", dir.path()); // no user GPUs from the machine running the tests
+        p.setProcessEnvironment(env);
         p.start(GPUFORECAST_GUI, {"--screenshot", out});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);

@@ -29,7 +29,7 @@ BreakdownChart::BreakdownChart(ForecastSession* session, QWidget* parent)
     layout->addWidget(normalized_);
     layout->addWidget(plot_, 1);
     plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     connect(normalized_, &QCheckBox::toggled, this, &BreakdownChart::rebuild);
     connect(session_, &ForecastSession::forecastsChanged, this, &BreakdownChart::rebuild);
     connect(plot_, &QCustomPlot::mouseMove, this, &BreakdownChart::showToolTip);

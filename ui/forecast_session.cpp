@@ -10,10 +10,19 @@
 
 namespace gpuforecast::ui {
 
-ForecastSession::ForecastSession(QObject* parent) : QObject(parent)
+ForecastSession::ForecastSession(QObject* parent, UserGpuStore store) : QObject(parent), store_(std::move(store))
 {
     const QString dir = QString::fromStdString(resourceDirectory());
     gpus_ = loadGpuDirectory((dir + "/gpus").toStdString());
+    bundled_ = gpus_;
+    for (auto& g : store_.load(&loadProblems_)) {
+        const QString id = QString::fromStdString(g.id);
+        if (const int i = gpuIndex(id); i >= 0)
+            gpus_[std::size_t(i)] = g;
+        else
+            gpus_.push_back(g);
+        userGpuIds_ << id;
+    }
     forecaster_ = std::make_shared<const Forecaster>(Forecaster::loadFromDirectory((dir + "/weights").toStdString()));
     for (const QFileInfo& f : QDir(dir + "/models").entryInfoList({"*.json"}, QDir::Files, QDir::Name))
         bundledModels_ << f.completeBaseName();
@@ -68,33 +77,69 @@ std::optional<QString> ForecastSession::updateGpu(const GpuSpec& spec)
     const int i = gpuIndex(QString::fromStdString(spec.id));
     if (i < 0)
         return QString("unknown GPU '%1'").arg(QString::fromStdString(spec.id));
+    if (auto error = persist(spec))
+        return error;
     gpus_[std::size_t(i)] = spec;
     emit gpusChanged();
     recompute();
     return std::nullopt;
 }
 
-void ForecastSession::addGpu(const GpuSpec& spec)
+std::optional<QString> ForecastSession::persist(const GpuSpec& spec)
 {
+    try {
+        store_.save(spec);
+    } catch (const ForecastError& e) {
+        emit errorOccurred(QString::fromUtf8(e.what()));
+        return QString::fromUtf8(e.what());
+    }
+    const QString id = QString::fromStdString(spec.id);
+    if (!userGpuIds_.contains(id))
+        userGpuIds_ << id;
+    return std::nullopt;
+}
+
+std::optional<QString> ForecastSession::addGpu(const GpuSpec& spec)
+{
+    try {
+        validateGpuSpec(spec, spec.id);
+    } catch (const ForecastError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    if (auto error = persist(spec))
+        return error;
     const QString id = QString::fromStdString(spec.id);
     if (const int i = gpuIndex(id); i >= 0)
         gpus_[std::size_t(i)] = spec;
     else
         gpus_.push_back(spec);
-    if (!userGpuIds_.contains(id))
-        userGpuIds_ << id;
     emit gpusChanged();
     recompute();
+    return std::nullopt;
+}
+
+QString ForecastSession::uniqueGpuId(const QString& base) const
+{
+    QString id = base;
+    for (int n = 2; gpu(id); ++n)
+        id = QString("%1 %2").arg(base).arg(n);
+    return id;
 }
 
 void ForecastSession::removeGpu(const QString& id)
 {
     if (!isUserGpu(id))
         return;
-    gpus_.erase(std::remove_if(gpus_.begin(), gpus_.end(), [&](const GpuSpec& g) { return QString::fromStdString(g.id) == id; }),
-                gpus_.end());
+    store_.remove(id);
     userGpuIds_.removeAll(id);
-    selected_.removeAll(id);
+    if (const GpuSpec* shipped = findGpu(bundled_, id.toStdString())) {
+        gpus_[std::size_t(gpuIndex(id))] = *shipped;
+    } else {
+        gpus_.erase(std::remove_if(gpus_.begin(), gpus_.end(),
+                                   [&](const GpuSpec& g) { return QString::fromStdString(g.id) == id; }),
+                    gpus_.end());
+        selected_.removeAll(id);
+    }
     emit gpusChanged();
     recompute();
 }

@@ -5,6 +5,7 @@
 // emits forecastsChanged(). No Qt in the engine, no engine details in the widgets.
 #include "gpuforecast/forecaster.h"
 #include "gpuforecast/model_forecast.h"
+#include "user_gpu_store.h"
 
 #include <QObject>
 #include <QString>
@@ -21,8 +22,10 @@ using ForecastList = std::vector<ModelForecast>;
 class ForecastSession : public QObject {
     Q_OBJECT
 public:
-    // Loads the bundled GPUs, models and weights from resourceDirectory(). Throws ForecastError.
-    explicit ForecastSession(QObject* parent = nullptr);
+    // Loads the bundled GPUs, models and weights from resourceDirectory(), then the user's GPUs
+    // from `store` (a user file with a bundled id overrides the bundled sheet). Throws ForecastError.
+    explicit ForecastSession(QObject* parent = nullptr, UserGpuStore store = UserGpuStore());
+    QStringList loadProblems() const { return loadProblems_; } // user files that could not be read
 
     const std::vector<GpuSpec>& gpus() const { return gpus_; }
     const GpuSpec* gpu(const QString& id) const;
@@ -34,9 +37,12 @@ public:
     void setGpuSelected(const QString& id, bool on);
 
     // Replaces a GPU's spec (after validation); returns the error text instead of throwing.
+    // An edited GPU becomes the user's: it is saved to the user's folder at once.
     std::optional<QString> updateGpu(const GpuSpec& spec);
-    void addGpu(const GpuSpec& spec); // user GPUs (new, duplicated, imported)
-    void removeGpu(const QString& id);
+    std::optional<QString> addGpu(const GpuSpec& spec); // user GPUs (new, duplicated, imported)
+    void removeGpu(const QString& id); // a user GPU; for an edited bundled GPU, back to the bundled sheet
+    QString uniqueGpuId(const QString& base) const;
+    QString userFolder() const { return store_.folder(); }
     bool isUserGpu(const QString& id) const;
 
     const ModelConfig& model() const { return *model_; }
@@ -57,7 +63,12 @@ signals:
 private:
     void recompute();
 
+    std::optional<QString> persist(const GpuSpec& spec);
+
+    UserGpuStore store_;
+    QStringList loadProblems_;
     std::vector<GpuSpec> gpus_;
+    std::vector<GpuSpec> bundled_; // as shipped: deleting the user's edit of one restores it
     QStringList userGpuIds_;
     QStringList selected_;
     QStringList bundledModels_;

@@ -7,6 +7,8 @@
 #include "operator_table_model.h"
 #include "spec_table_model.h"
 
+#include "gpuforecast/error.h"
+
 #include <qcustomplot.h>
 
 #include <QAction>
@@ -18,6 +20,9 @@
 #include <QLineEdit>
 #include <QListView>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QHBoxLayout>
 #include <QMimeData>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -103,12 +108,92 @@ QWidget* MainWindow::buildGpuPanel()
     connect(specModel_, &QAbstractItemModel::modelReset, specLabel,
             [this, specLabel] { specLabel->setText(tr("Spec sheet: %1").arg(specModel_->gpuId())); });
 
+    auto* buttons = new QHBoxLayout;
+    auto addButton = [&](const QString& text, const QString& tip, auto slot) {
+        auto* b = new QPushButton(text, box);
+        b->setToolTip(tip);
+        connect(b, &QPushButton::clicked, this, slot);
+        buttons->addWidget(b);
+        return b;
+    };
+    addButton(tr("New"), tr("A new GPU, starting from the selected one's spec sheet"), [this] { addUserGpu(tr("My GPU")); });
+    addButton(tr("Duplicate"), tr("Copy the selected GPU to edit it"), [this] { addUserGpu(specModel_->gpuId() + " copy"); });
+    auto* remove = addButton(tr("Delete"), tr("Delete a GPU you added (or undo your edits of a bundled one)"),
+                             [this] { deleteUserGpu(); });
+    addButton(tr("Import…"), tr("Add a GPU from a spec sheet JSON file"), [this] { importGpu(); });
+    addButton(tr("Export…"), tr("Save the selected GPU's spec sheet as JSON"), [this] { exportGpu(); });
+    connect(specModel_, &QAbstractItemModel::modelReset, remove,
+            [this, remove] { remove->setEnabled(session_->isUserGpu(specModel_->gpuId())); });
+    connect(session_, &ForecastSession::gpusChanged, remove,
+            [this, remove] { remove->setEnabled(session_->isUserGpu(specModel_->gpuId())); });
+
     auto* layout = new QVBoxLayout(box);
     layout->addWidget(search);
     layout->addWidget(gpuList_, 2);
+    layout->addLayout(buttons);
     layout->addWidget(specLabel);
     layout->addWidget(specView_, 3);
     return box;
+}
+
+void MainWindow::addUserGpu(const QString& baseId, std::optional<GpuSpec> from)
+{
+    const GpuSpec* current = session_->gpu(specModel_->gpuId());
+    if (!from && !current)
+        return;
+    GpuSpec spec = from ? *from : *current;
+    spec.id = session_->uniqueGpuId(baseId).toStdString();
+    if (!from)
+        spec.name = spec.id;
+    if (auto error = session_->addGpu(spec)) {
+        QMessageBox::warning(this, tr("GPU not added"), *error);
+        return;
+    }
+    const QString id = QString::fromStdString(spec.id);
+    session_->setGpuSelected(id, true);
+    showGpu(id);
+    statusBar()->showMessage(tr("Added %1; it is saved in %2").arg(id, session_->userFolder()), 10000);
+}
+
+void MainWindow::deleteUserGpu()
+{
+    const QString id = specModel_->gpuId();
+    if (!session_->isUserGpu(id))
+        return;
+    if (QMessageBox::question(this, tr("Delete GPU"), tr("Delete your spec sheet for %1?").arg(id)) != QMessageBox::Yes)
+        return;
+    undo_->clear(); // its edits can no longer be undone
+    session_->removeGpu(id);
+}
+
+void MainWindow::importGpu()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import a GPU spec sheet"), {}, tr("Spec sheets (*.json)"));
+    if (path.isEmpty())
+        return;
+    try {
+        const GpuSpec spec = loadGpuSpec(path.toStdString());
+        addUserGpu(QString::fromStdString(spec.id), spec);
+    } catch (const ForecastError& e) {
+        QMessageBox::warning(this, tr("Import failed"), QString::fromUtf8(e.what()));
+        statusBar()->showMessage(QString::fromUtf8(e.what()), 10000);
+    }
+}
+
+void MainWindow::exportGpu()
+{
+    const GpuSpec* spec = session_->gpu(specModel_->gpuId());
+    if (!spec)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export spec sheet"), specModel_->gpuId() + ".json",
+                                                      tr("Spec sheets (*.json)"));
+    if (path.isEmpty())
+        return;
+    try {
+        saveGpuSpec(*spec, path.toStdString());
+    } catch (const ForecastError& e) {
+        QMessageBox::warning(this, tr("Export failed"), QString::fromUtf8(e.what()));
+    }
 }
 
 void MainWindow::buildMenus()

@@ -38,6 +38,10 @@ private:
     QWidget* buildGpuPanel();
     void buildMenus();
     void showGpu(const QString& id);
+    void addUserGpu(const QString& baseId, std::optional<GpuSpec> from = std::nullopt);
+    void deleteUserGpu();
+    void importGpu();
+    void exportGpu();
     void updateStatus();
 
     ForecastSession* session_;

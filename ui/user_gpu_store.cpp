@@ -1,0 +1,47 @@
+#include "user_gpu_store.h"
+
+#include "gpuforecast/error.h"
+
+#include <QDir>
+#include <QRegularExpression>
+#include <QStandardPaths>
+
+namespace gpuforecast::ui {
+
+UserGpuStore::UserGpuStore(QString folder) : folder_(std::move(folder))
+{
+    if (folder_.isEmpty())
+        folder_ = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/gpus";
+}
+
+QString UserGpuStore::pathFor(const QString& id) const
+{
+    QString safe = id;
+    safe.replace(QRegularExpression("[^A-Za-z0-9._-]"), "_"); // ids may hold spaces; file names should not
+    return folder_ + "/" + safe + ".json";
+}
+
+std::vector<GpuSpec> UserGpuStore::load(QStringList* errors) const
+{
+    std::vector<GpuSpec> out;
+    for (const QFileInfo& f : QDir(folder_).entryInfoList({"*.json"}, QDir::Files, QDir::Name)) {
+        try {
+            out.push_back(loadGpuSpec(f.filePath().toStdString()));
+        } catch (const ForecastError& e) {
+            if (errors)
+                *errors << QString::fromUtf8(e.what());
+        }
+    }
+    return out;
+}
+
+void UserGpuStore::save(const GpuSpec& spec) const
+{
+    if (!QDir().mkpath(folder_))
+        throwInputError(folder_.toStdString(), "", "cannot create the folder");
+    saveGpuSpec(spec, pathFor(QString::fromStdString(spec.id)).toStdString());
+}
+
+void UserGpuStore::remove(const QString& id) const { QFile::remove(pathFor(id)); }
+
+} // namespace gpuforecast::ui

@@ -1,0 +1,29 @@
+#pragma once
+// The user's own spec sheets (new, duplicated, imported or edited GPUs), one JSON file each in the
+// user's data folder — never in the installed data. Saved atomically on every change.
+#include "gpuforecast/gpu_spec.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace gpuforecast::ui {
+
+class UserGpuStore {
+public:
+    // Default folder: QStandardPaths::AppDataLocation + "/gpus".
+    explicit UserGpuStore(QString folder = {});
+
+    QString folder() const { return folder_; }
+    // Every valid spec in the folder; problems (unreadable or invalid files) are appended to errors.
+    std::vector<GpuSpec> load(QStringList* errors) const;
+    void save(const GpuSpec& spec) const; // throws ForecastError naming the file
+    void remove(const QString& id) const;
+
+private:
+    QString pathFor(const QString& id) const;
+    QString folder_;
+};
+
+} // namespace gpuforecast::ui
