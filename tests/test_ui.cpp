@@ -5,6 +5,7 @@
 #include "gpu_list_model.h"
 #include "main_window.h"
 #include "operator_table_model.h"
+#include "sensitivity_chart.h"
 #include "spec_table_model.h"
 
 #include <QAbstractItemModelTester>
@@ -122,6 +123,24 @@ private slots:
         QCOMPARE(rejected.size(), 1);
         QVERIFY2(cell.data(Qt::ToolTipRole).toString().contains(key), qPrintable(cell.data(Qt::ToolTipRole).toString()));
         QCOMPARE(undo.count(), 0);
+    }
+
+    void sensitivityPointsTheRightWay()
+    {
+        ForecastSession session(nullptr, store());
+        SensitivityChart chart(&session);
+        chart.setGpu("L4");
+        QCOMPARE(chart.shown().size(), std::size_t(5));
+        for (const auto& s : chart.shown()) {
+            if (s.field == "memory_bandwidth_gbps" || s.field == "fp32_gflops" || s.field == "sm_count") {
+                // More of a resource never slows the model; less never speeds it up.
+                QVERIFY2(s.higherChange <= 1e-12 && s.lowerChange >= -1e-12, s.field.c_str());
+            }
+        }
+        const auto& top = chart.shown().front(); // sorted by effect, largest first
+        for (const auto& s : chart.shown())
+            QVERIFY(std::max(std::abs(top.lowerChange), std::abs(top.higherChange)) >=
+                    std::max(std::abs(s.lowerChange), std::abs(s.higherChange)));
     }
 
     void chartExportWritesImages()

@@ -2,6 +2,7 @@
 
 #include "breakdown_chart.h"
 #include "compare_chart.h"
+#include "sensitivity_chart.h"
 #include "gpu_list_model.h"
 #include "model_panel.h"
 #include "operator_table_model.h"
@@ -38,7 +39,8 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     : QMainWindow(parent), session_(session), undo_(new QUndoStack(this)), gpuModel_(new GpuListModel(session, this)),
       specModel_(new SpecTableModel(session, undo_, this)), operatorModel_(new OperatorTableModel(session, this)),
       modelPanel_(new ModelPanel(session, this)), gpuList_(new QListView(this)), specView_(new QTableView(this)),
-      charts_(new QTabWidget(this)), breakdown_(new BreakdownChart(session, this)), compare_(new CompareChart(session, this))
+      charts_(new QTabWidget(this)), breakdown_(new BreakdownChart(session, this)), compare_(new CompareChart(session, this)),
+      sensitivity_(new SensitivityChart(session, this))
 {
     setWindowTitle(tr("GPU Forecast"));
     setAcceptDrops(true);
@@ -51,6 +53,7 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
 
     charts_->addTab(breakdown_, tr("Breakdown"));
     charts_->addTab(compare_, tr("Compare"));
+    charts_->addTab(sensitivity_, tr("Sensitivity"));
 
     auto* ops = new QTableView(this);
     auto* sorted = new QSortFilterProxyModel(this);
@@ -221,6 +224,7 @@ void MainWindow::showGpu(const QString& id)
     if (id.isEmpty())
         return;
     specModel_->setGpu(id);
+    sensitivity_->setGpu(id);
     if (session_->selectedGpus().contains(id))
         operatorModel_->setGpu(id);
 }

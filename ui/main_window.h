@@ -14,6 +14,7 @@ namespace gpuforecast::ui {
 
 class BreakdownChart;
 class CompareChart;
+class SensitivityChart;
 class GpuListModel;
 class ModelPanel;
 class OperatorTableModel;
@@ -55,6 +56,7 @@ private:
     QTabWidget* charts_;
     BreakdownChart* breakdown_;
     CompareChart* compare_;
+    SensitivityChart* sensitivity_;
 };
 
 } // namespace gpuforecast::ui

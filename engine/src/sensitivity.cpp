@@ -1,0 +1,54 @@
+#include "gpuforecast/sensitivity.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+namespace gpuforecast {
+
+std::vector<SpecSensitivity> specSensitivity(const Forecaster& forecaster, const ModelConfig& config,
+                                             const GraphOptions& options, const GpuSpec& gpu, double fraction)
+{
+    struct Knob {
+        const char* field;
+        const char* label;
+        std::function<void(GpuSpec&, double)> scale;
+    };
+    const std::vector<Knob> knobs{
+        {"sm_count", "SM count",
+         [](GpuSpec& g, double f) {
+             // More SMs of the same kind: peak FLOP/s scales with them.
+             const double sm = std::max(1.0, std::round(g.smCount * f));
+             g.fp32Gflops *= sm / g.smCount;
+             g.fp32MatrixGflops *= sm / g.smCount;
+             g.smCount = sm;
+         }},
+        {"fp32_gflops", "FP32 peak (per SM)",
+         [](GpuSpec& g, double f) {
+             g.fp32Gflops *= f;
+             g.fp32MatrixGflops *= f;
+         }},
+        {"memory_bandwidth_gbps", "Memory bandwidth", [](GpuSpec& g, double f) { g.memoryBandwidthGBps *= f; }},
+        {"l2_cache_mb", "L2 cache", [](GpuSpec& g, double f) { g.l2CacheMb *= f; }},
+        {"memory_gb", "Memory size", [](GpuSpec& g, double f) { g.memoryGb *= f; }},
+    };
+    const double base = forecastModel(forecaster, config, options, gpu).totalSeconds();
+    std::vector<SpecSensitivity> out;
+    for (const auto& k : knobs) {
+        SpecSensitivity s{k.field, k.label, 0, 0};
+        for (const bool higher : {false, true}) {
+            GpuSpec g = gpu;
+            k.scale(g, higher ? 1 + fraction : 1 - fraction);
+            const double t = forecastModel(forecaster, config, options, g).totalSeconds();
+            (higher ? s.higherChange : s.lowerChange) = t / base - 1;
+        }
+        out.push_back(s);
+    }
+    std::stable_sort(out.begin(), out.end(), [](const SpecSensitivity& a, const SpecSensitivity& b) {
+        return std::max(std::abs(a.lowerChange), std::abs(a.higherChange)) >
+               std::max(std::abs(b.lowerChange), std::abs(b.higherChange));
+    });
+    return out;
+}
+
+} // namespace gpuforecast

@@ -1,0 +1,66 @@
+#include "sensitivity_chart.h"
+
+#include "chart_style.h"
+
+#include <qcustomplot.h>
+
+#include <QVBoxLayout>
+
+namespace gpuforecast::ui {
+
+SensitivityChart::SensitivityChart(ForecastSession* session, QWidget* parent)
+    : QWidget(parent), session_(session), plot_(new QCustomPlot(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    plot_->legend->setVisible(true);
+    connect(session_, &ForecastSession::forecastsChanged, this, &SensitivityChart::rebuild);
+    if (!session_->selectedGpus().isEmpty())
+        gpuId_ = session_->selectedGpus().front();
+    rebuild();
+}
+
+void SensitivityChart::setGpu(const QString& id)
+{
+    gpuId_ = id;
+    rebuild();
+}
+
+void SensitivityChart::rebuild()
+{
+    const GpuSpec* gpu = session_->gpu(gpuId_);
+    rows_ = gpu ? specSensitivity(session_->forecaster(), session_->model(), session_->options(), *gpu)
+                : std::vector<SpecSensitivity>{};
+    plot_->clearPlottables();
+    applyChartStyle(plot_);
+    // Horizontal bars: keys are rows (largest effect on top), values are % change of step time.
+    auto* lower = new QCPBars(plot_->yAxis, plot_->xAxis);
+    auto* higher = new QCPBars(plot_->yAxis, plot_->xAxis);
+    lower->setName(tr("spec x 0.8"));
+    higher->setName(tr("spec x 1.2"));
+    lower->setBrush(QColor(213, 94, 0));
+    higher->setBrush(QColor(0, 158, 115));
+    for (auto* b : {lower, higher}) {
+        b->setPen(Qt::NoPen);
+        b->setWidth(0.6);
+    }
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    double extent = 1;
+    const int n = int(rows_.size());
+    for (int i = 0; i < n; ++i) {
+        const double key = n - i;
+        lower->addData(key, 100 * rows_[std::size_t(i)].lowerChange);
+        higher->addData(key, 100 * rows_[std::size_t(i)].higherChange);
+        ticker->addTick(key, QString::fromStdString(rows_[std::size_t(i)].label));
+        extent = std::max({extent, std::abs(100 * rows_[std::size_t(i)].lowerChange),
+                           std::abs(100 * rows_[std::size_t(i)].higherChange)});
+    }
+    plot_->yAxis->setTicker(ticker);
+    plot_->yAxis->setRange(0.4, n + 0.6);
+    plot_->xAxis->setRange(-extent * 1.15, extent * 1.15);
+    plot_->xAxis->setLabel(tr("Change of step time on %1 when one spec field moves by 20% (%)").arg(gpuId_));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace gpuforecast::ui
