@@ -143,6 +143,54 @@ private slots:
                     std::max(std::abs(s.lowerChange), std::abs(s.higherChange)));
     }
 
+    void scenarioSavedAndReopenedGivesIdenticalForecasts()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("what-if.json");
+        std::vector<double> before;
+        {
+            ForecastSession session(nullptr, store());
+            MainWindow window(&session);
+            QVERIFY(!session.setOptions(GraphOptions{2, 512, true, false}).has_value());
+            GpuSpec mine = *session.gpu("H100-SXM5-80GB");
+            mine.id = "H100 with HBM4";
+            mine.memoryBandwidthGBps = 8000;
+            QVERIFY(!session.addGpu(mine).has_value());
+            session.setSelectedGpus({"A100-PCIE-40GB", "H100 with HBM4"});
+            QVERIFY(window.isModified());
+            QVERIFY(window.saveScenario(path));
+            QVERIFY(!window.isModified());
+            for (const auto& f : *session.forecasts())
+                before.push_back(f.totalSeconds());
+        }
+        QDir(userData_.filePath("gpus")).removeRecursively(); // a colleague without my GPUs
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        QVERIFY(window.openScenario(path));
+        QCOMPARE(session.selectedGpus(), (QStringList{"A100-PCIE-40GB", "H100 with HBM4"}));
+        QVERIFY(session.options().training);
+        QCOMPARE(session.forecasts()->size(), before.size());
+        for (std::size_t i = 0; i < before.size(); ++i)
+            QCOMPARE((*session.forecasts())[i].totalSeconds(), before[i]);
+        QVERIFY(!window.isModified());
+    }
+
+    void badScenarioKeepsThePreviousState()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("bad.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format": "gpuforecast-scenario-1", "model": "gpt2_large", "batch": 4, "seq": 1024,
+                    "mode": "inference", "gpus": ["T4", "H900"]})");
+        f.close();
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        const QStringList gpusBefore = session.selectedGpus();
+        QVERIFY(!window.openScenario(path));
+        QCOMPARE(session.selectedGpus(), gpusBefore);
+    }
+
     void chartExportWritesImages()
     {
         ForecastSession session(nullptr, store());

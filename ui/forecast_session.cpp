@@ -2,6 +2,9 @@
 
 #include "gpuforecast/catalog.h"
 #include "gpuforecast/error.h"
+#include "gpuforecast/file_io.h"
+#include "gpuforecast/json_fields.h"
+#include "gpuforecast/model_config.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -27,12 +30,80 @@ ForecastSession::ForecastSession(QObject* parent, UserGpuStore store) : QObject(
     for (const QFileInfo& f : QDir(dir + "/models").entryInfoList({"*.json"}, QDir::Files, QDir::Name))
         bundledModels_ << f.completeBaseName();
     // The newcomer's default: a model everybody knows on four generations of GPUs.
-    model_ = std::make_shared<const ModelConfig>(loadModelConfig((dir + "/models/gpt2_large.json").toStdString()));
-    modelName_ = "gpt2_large";
+    if (auto error = setModel("gpt2_large"))
+        throw ForecastError(error->toStdString());
     for (const char* id : {"V100-PCIE-32GB", "A100-PCIE-80GB", "H100-SXM5-80GB", "L4"})
         if (gpu(id))
             selected_ << id;
     recompute();
+}
+
+Scenario ForecastSession::toScenario() const
+{
+    Scenario s;
+    s.model = modelName_.toStdString();
+    if (!modelBundled_)
+        s.modelConfig = modelJson_;
+    s.options = options_;
+    for (const auto& id : selected_) {
+        s.gpus.push_back(id.toStdString());
+        if (isUserGpu(id))
+            s.customGpus.push_back(*gpu(id));
+    }
+    return s;
+}
+
+std::optional<QString> ForecastSession::applyScenario(const Scenario& sc)
+{
+    // Check everything before touching anything: a bad file must leave the session as it was.
+    const QString name = QString::fromStdString(sc.model);
+    const bool bundled = sc.modelConfig.is_null();
+    if (bundled && !bundledModels_.contains(name))
+        return QString("model: '%1' is neither bundled nor embedded in the scenario").arg(name);
+    nlohmann::json config = sc.modelConfig;
+    try {
+        if (bundled) {
+            const std::string path = resourceDirectory() + "/models/" + sc.model + ".json";
+            config = json_fields::parse(readFile(path), path);
+        }
+        ModelConfig c = modelConfigFromJson(config, sc.model);
+        buildModelGraph(c, sc.options);
+    } catch (const ForecastError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    for (const auto& id : sc.gpus) {
+        const bool custom = std::any_of(sc.customGpus.begin(), sc.customGpus.end(), [&](const GpuSpec& g) { return g.id == id; });
+        if (!custom && !gpu(QString::fromStdString(id)))
+            return QString("gpus: unknown GPU '%1' and no spec sheet for it in the scenario").arg(QString::fromStdString(id));
+    }
+    for (const auto& g : sc.customGpus)
+        if (auto error = addGpu(g))
+            return error;
+    if (auto error = installModel(config, name, bundled))
+        return error;
+    options_ = sc.options;
+    selected_.clear();
+    for (const auto& id : sc.gpus)
+        selected_ << QString::fromStdString(id);
+    recompute();
+    return std::nullopt;
+}
+
+std::optional<QString> ForecastSession::installModel(const nlohmann::json& config, const QString& name, bool bundled)
+{
+    try {
+        ModelConfig c = modelConfigFromJson(config, name.toStdString());
+        c.id = name.toStdString();
+        buildModelGraph(c, options_); // the settings must suit the new model too
+        model_ = std::make_shared<const ModelConfig>(std::move(c));
+    } catch (const ForecastError& e) {
+        emit errorOccurred(QString::fromUtf8(e.what()));
+        return QString::fromUtf8(e.what());
+    }
+    modelName_ = name;
+    modelJson_ = config;
+    modelBundled_ = bundled;
+    return std::nullopt;
 }
 
 const GpuSpec* ForecastSession::gpu(const QString& id) const { return findGpu(gpus_, id.toStdString()); }
@@ -149,17 +220,19 @@ bool ForecastSession::isUserGpu(const QString& id) const { return userGpuIds_.co
 std::optional<QString> ForecastSession::setModel(const QString& idOrPath)
 {
     const QString dir = QString::fromStdString(resourceDirectory());
-    const QString path = bundledModels_.contains(idOrPath) ? dir + "/models/" + idOrPath + ".json" : idOrPath;
+    const bool bundled = bundledModels_.contains(idOrPath);
+    const QString path = bundled ? dir + "/models/" + idOrPath + ".json" : idOrPath;
+    nlohmann::json config;
     try {
-        auto config = std::make_shared<const ModelConfig>(loadModelConfig(path.toStdString()));
-        buildModelGraph(*config, options_); // the settings must suit the new model too
-        model_ = std::move(config);
-        modelName_ = QFileInfo(path).completeBaseName();
+        config = json_fields::parse(readFile(path.toStdString()), path.toStdString());
     } catch (const ForecastError& e) {
         emit errorOccurred(QString::fromUtf8(e.what()));
         return QString::fromUtf8(e.what());
     }
-    recompute();
+    if (auto error = installModel(config, QFileInfo(path).completeBaseName(), bundled))
+        return error;
+    if (model_ && !selected_.isEmpty())
+        recompute();
     return std::nullopt;
 }
 

@@ -5,6 +5,7 @@
 // emits forecastsChanged(). No Qt in the engine, no engine details in the widgets.
 #include "gpuforecast/forecaster.h"
 #include "gpuforecast/model_forecast.h"
+#include "gpuforecast/scenario.h"
 #include "user_gpu_store.h"
 
 #include <QObject>
@@ -51,6 +52,11 @@ public:
     const GraphOptions& options() const { return options_; }
     std::optional<QString> setOptions(const GraphOptions& options);
 
+    // The whole state as a scenario file, and back. Applying validates everything first and
+    // changes nothing on error.
+    Scenario toScenario() const;
+    std::optional<QString> applyScenario(const Scenario& scenario);
+
     // Index aligned with selectedGpus().
     std::shared_ptr<const ForecastList> forecasts() const { return forecasts_; }
     const Forecaster& forecaster() const { return *forecaster_; }
@@ -62,6 +68,7 @@ signals:
 
 private:
     void recompute();
+    std::optional<QString> installModel(const nlohmann::json& config, const QString& name, bool bundled);
 
     std::optional<QString> persist(const GpuSpec& spec);
 
@@ -74,6 +81,8 @@ private:
     QStringList bundledModels_;
     std::shared_ptr<const ModelConfig> model_;
     QString modelName_;
+    nlohmann::json modelJson_; // the loaded config.json, embedded in scenarios of non-bundled models
+    bool modelBundled_ = true;
     GraphOptions options_{4, 1024, false, false};
     std::shared_ptr<const Forecaster> forecaster_;
     std::shared_ptr<const ForecastList> forecasts_ = std::make_shared<ForecastList>();

@@ -9,6 +9,7 @@
 #include "spec_table_model.h"
 
 #include "gpuforecast/error.h"
+#include "gpuforecast/scenario.h"
 
 #include <qcustomplot.h>
 
@@ -21,6 +22,9 @@
 #include <QLineEdit>
 #include <QListView>
 #include <QMenuBar>
+#include <QCloseEvent>
+#include <QFileInfo>
+#include <QSettings>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QHBoxLayout>
@@ -42,7 +46,6 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
       charts_(new QTabWidget(this)), breakdown_(new BreakdownChart(session, this)), compare_(new CompareChart(session, this)),
       sensitivity_(new SensitivityChart(session, this))
 {
-    setWindowTitle(tr("GPU Forecast"));
     setAcceptDrops(true);
 
     auto* modelBox = new QGroupBox(tr("Model"), this);
@@ -81,6 +84,12 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     buildMenus();
 
     connect(session_, &ForecastSession::forecastsChanged, this, &MainWindow::updateStatus);
+    connect(session_, &ForecastSession::forecastsChanged, this, [this] {
+        if (!loading_) {
+            modified_ = true;
+            updateTitle();
+        }
+    });
     connect(session_, &ForecastSession::errorOccurred, this,
             [this](const QString& msg) { statusBar()->showMessage(msg, 10000); });
     connect(specModel_, &SpecTableModel::editRejected, this,
@@ -88,6 +97,7 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     if (!session_->selectedGpus().isEmpty())
         showGpu(session_->selectedGpus().front());
     updateStatus();
+    updateTitle();
 }
 
 QWidget* MainWindow::buildGpuPanel()
@@ -199,9 +209,148 @@ void MainWindow::exportGpu()
     }
 }
 
+bool MainWindow::openScenario(const QString& path)
+{
+    loading_ = true;
+    std::optional<QString> error;
+    try {
+        error = session_->applyScenario(loadScenario(path.toStdString()));
+    } catch (const ForecastError& e) {
+        error = QString::fromUtf8(e.what());
+    }
+    loading_ = false;
+    if (error) {
+        statusBar()->showMessage(tr("Not opened: %1").arg(*error), 15000);
+        if (isVisible())
+            QMessageBox::warning(this, tr("Cannot open scenario"), *error);
+        return false;
+    }
+    undo_->clear();
+    scenarioPath_ = path;
+    modified_ = false;
+    rememberRecent(path);
+    if (!session_->selectedGpus().isEmpty())
+        showGpu(session_->selectedGpus().front());
+    updateTitle();
+    return true;
+}
+
+bool MainWindow::saveScenario(const QString& path)
+{
+    try {
+        gpuforecast::saveScenario(session_->toScenario(), path.toStdString());
+    } catch (const ForecastError& e) {
+        statusBar()->showMessage(tr("Not saved: %1").arg(QString::fromUtf8(e.what())), 15000);
+        if (isVisible())
+            QMessageBox::warning(this, tr("Cannot save scenario"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    scenarioPath_ = path;
+    modified_ = false;
+    undo_->setClean();
+    rememberRecent(path);
+    updateTitle();
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    return true;
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!modified_)
+        return true;
+    const auto answer = QMessageBox::question(this, tr("Unsaved changes"),
+                                              tr("The scenario has unsaved changes. Save them first?"),
+                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Cancel)
+        return false;
+    if (answer == QMessageBox::Save) {
+        const QString path = scenarioPath_.isEmpty()
+                                 ? QFileDialog::getSaveFileName(this, tr("Save scenario"), "scenario.json", tr("Scenarios (*.json)"))
+                                 : scenarioPath_;
+        return !path.isEmpty() && saveScenario(path);
+    }
+    return true;
+}
+
+void MainWindow::rememberRecent(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value("recentScenarios").toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    settings.setValue("recentScenarios", recent.mid(0, 8));
+    settings.setValue("lastScenario", path);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    if (!recentMenu_)
+        return;
+    recentMenu_->clear();
+    for (const QString& path : QSettings().value("recentScenarios").toStringList())
+        recentMenu_->addAction(path, this, [this, path] {
+            if (maybeSave())
+                openScenario(path);
+        });
+    recentMenu_->setEnabled(!recentMenu_->isEmpty());
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    restoreGeometry(settings.value("geometry").toByteArray());
+    restoreState(settings.value("windowState").toByteArray());
+    const QString last = settings.value("lastScenario").toString();
+    if (!last.isEmpty() && QFileInfo::exists(last))
+        openScenario(last);
+}
+
+void MainWindow::updateTitle()
+{
+    const QString name = scenarioPath_.isEmpty() ? tr("Untitled") : QFileInfo(scenarioPath_).fileName();
+    setWindowTitle(QString("%1%2 — GPU Forecast").arg(name, modified_ ? "*" : ""));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    QSettings settings;
+    settings.setValue("geometry", saveGeometry());
+    settings.setValue("windowState", saveState());
+    event->accept();
+}
+
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open scenario…"), QKeySequence::Open, this, [this] {
+        if (!maybeSave())
+            return;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), {}, tr("Scenarios (*.json)"));
+        if (!path.isEmpty())
+            openScenario(path);
+    });
+    recentMenu_ = file->addMenu(tr("Open &recent"));
+    rebuildRecentMenu();
+    file->addAction(tr("&Save scenario"), QKeySequence::Save, this, [this] {
+        if (scenarioPath_.isEmpty()) {
+            const QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), "scenario.json", tr("Scenarios (*.json)"));
+            if (!path.isEmpty())
+                saveScenario(path);
+        } else {
+            saveScenario(scenarioPath_);
+        }
+    });
+    file->addAction(tr("Save scenario &as…"), QKeySequence::SaveAs, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), "scenario.json", tr("Scenarios (*.json)"));
+        if (!path.isEmpty())
+            saveScenario(path);
+    });
+    file->addSeparator();
     file->addAction(tr("Export chart…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), "chart.png",
                                                           tr("PNG image (*.png);;PDF document (*.pdf)"));

@@ -9,6 +9,7 @@ class QTabWidget;
 class QTableView;
 class QListView;
 class QUndoStack;
+class QMenu;
 
 namespace gpuforecast::ui {
 
@@ -30,8 +31,13 @@ public:
     OperatorTableModel* operatorModel() const { return operatorModel_; }
     QUndoStack* undoStack() const { return undo_; }
     bool exportChart(const QString& path); // PNG or PDF by suffix; the current chart tab
+    bool openScenario(const QString& path);  // false (and the reason shown) on a bad file
+    bool saveScenario(const QString& path);
+    bool isModified() const { return modified_; }
+    void restoreSettings(); // window layout, recent files, last scenario (not used for --screenshot)
 
 protected:
+    void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -44,6 +50,10 @@ private:
     void importGpu();
     void exportGpu();
     void updateStatus();
+    void updateTitle();
+    bool maybeSave();
+    void rememberRecent(const QString& path);
+    void rebuildRecentMenu();
 
     ForecastSession* session_;
     QUndoStack* undo_;
@@ -57,6 +67,10 @@ private:
     BreakdownChart* breakdown_;
     CompareChart* compare_;
     SensitivityChart* sensitivity_;
+    QMenu* recentMenu_ = nullptr;
+    QString scenarioPath_;
+    bool modified_ = false;
+    bool loading_ = false;
 };
 
 } // namespace gpuforecast::ui

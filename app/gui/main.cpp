@@ -60,6 +60,7 @@ int main(int argc, char** argv)
         }
         return 0;
     }
+    window.restoreSettings(); // layout and last scenario; not for --screenshot, which shows the defaults
     window.show();
     return QApplication::exec();
 }

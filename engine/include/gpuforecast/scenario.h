@@ -1,0 +1,29 @@
+#pragma once
+// A scenario file: the model (bundled id, or a whole config embedded so the file travels), its
+// settings, the GPUs compared, and the spec sheets of any GPU that is not bundled or was edited.
+// One file a colleague can open and see the same forecasts.
+#include "gpuforecast/gpu_spec.h"
+#include "gpuforecast/model_graph.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace gpuforecast {
+
+struct Scenario {
+    std::string model;          // bundled model id, or the embedded config's id
+    nlohmann::json modelConfig; // the config.json itself when the model is not bundled; null otherwise
+    GraphOptions options;
+    std::vector<std::string> gpus;  // compared GPUs, in chart order
+    std::vector<GpuSpec> customGpus; // sheets that are not (or differ from) the bundled ones
+};
+
+// Validates everything a forecast will rely on (names the file and field on error).
+Scenario scenarioFromJson(const nlohmann::json& j, const std::string& source);
+nlohmann::json scenarioToJson(const Scenario& s);
+Scenario loadScenario(const std::string& path);
+void saveScenario(const Scenario& s, const std::string& path); // atomic
+
+} // namespace gpuforecast

@@ -1,0 +1,82 @@
+#include "gpuforecast/scenario.h"
+
+#include "gpuforecast/error.h"
+#include "gpuforecast/file_io.h"
+#include "gpuforecast/json_fields.h"
+#include "gpuforecast/model_config.h"
+
+namespace gpuforecast {
+namespace {
+constexpr const char* kFormat = "gpuforecast-scenario-1";
+}
+
+Scenario scenarioFromJson(const nlohmann::json& j, const std::string& source)
+{
+    using namespace json_fields;
+    const Context ctx{source, ""};
+    if (!j.is_object())
+        throwInputError(source, "", "expected a JSON object (a GPU Forecast scenario)");
+    if (requireString(j, ctx, "format") != kFormat)
+        throwInputError(source, "format", std::string("expected \"") + kFormat + "\"");
+    Scenario s;
+    s.model = requireString(j, ctx, "model");
+    if (s.model.empty())
+        throwInputError(source, "model", "must not be empty");
+    if (j.contains("model_config") && !j["model_config"].is_null()) {
+        s.modelConfig = requireObject(j, ctx, "model_config");
+        modelConfigFromJson(s.modelConfig, source + ": model_config"); // must be a config we can forecast
+    }
+    s.options.batch = requireInteger(j, ctx, "batch", 1, 1 << 20);
+    s.options.seq = requireInteger(j, ctx, "seq", 1, 1 << 24);
+    const std::string mode = requireString(j, ctx, "mode");
+    if (mode != "inference" && mode != "training")
+        throwInputError(source, "mode", "expected \"inference\" or \"training\", got \"" + mode + "\"");
+    s.options.training = mode == "training";
+    if (j.contains("fusion") && !j["fusion"].is_boolean())
+        throwInputError(source, "fusion", "expected true or false");
+    s.options.fusion = j.value("fusion", false);
+    if (!j.contains("gpus") || !j["gpus"].is_array() || j["gpus"].size() > 256)
+        throwInputError(source, "gpus", "expected an array of at most 256 GPU ids");
+    for (std::size_t i = 0; i < j["gpus"].size(); ++i) {
+        if (!j["gpus"][i].is_string())
+            throwInputError(source, "gpus[" + std::to_string(i) + "]", "expected a GPU id string");
+        s.gpus.push_back(j["gpus"][i].get<std::string>());
+    }
+    if (j.contains("custom_gpus")) {
+        const auto& c = j["custom_gpus"];
+        if (!c.is_array() || c.size() > 256)
+            throwInputError(source, "custom_gpus", "expected an array of at most 256 spec sheets");
+        for (std::size_t i = 0; i < c.size(); ++i)
+            s.customGpus.push_back(gpuSpecFromJson(c[i], source + ": custom_gpus[" + std::to_string(i) + "]"));
+    }
+    return s;
+}
+
+nlohmann::json scenarioToJson(const Scenario& s)
+{
+    nlohmann::json j;
+    j["format"] = kFormat;
+    j["model"] = s.model;
+    j["model_config"] = s.modelConfig;
+    j["batch"] = s.options.batch;
+    j["seq"] = s.options.seq;
+    j["mode"] = s.options.training ? "training" : "inference";
+    j["fusion"] = s.options.fusion;
+    j["gpus"] = s.gpus;
+    j["custom_gpus"] = nlohmann::json::array();
+    for (const auto& g : s.customGpus)
+        j["custom_gpus"].push_back(gpuSpecToJson(g));
+    return j;
+}
+
+Scenario loadScenario(const std::string& path)
+{
+    return scenarioFromJson(json_fields::parse(readFile(path), path), path);
+}
+
+void saveScenario(const Scenario& s, const std::string& path)
+{
+    writeFileAtomically(path, scenarioToJson(s).dump(2) + "\n");
+}
+
+} // namespace gpuforecast
