@@ -7,8 +7,13 @@
 #include "operator_table_model.h"
 #include "sensitivity_chart.h"
 #include "spec_table_model.h"
+#include "waves_chart.h"
+
+#include <qcustomplot.h>
 
 #include <QAbstractItemModelTester>
+
+#include <set>
 #include <QImage>
 #include <QProcess>
 #include <QStandardPaths>
@@ -189,6 +194,26 @@ private slots:
         const QStringList gpusBefore = session.selectedGpus();
         QVERIFY(!window.openScenario(path));
         QCOMPARE(session.selectedGpus(), gpusBefore);
+    }
+
+    void wavesSweepIsAStaircase()
+    {
+        ForecastSession session(nullptr, store());
+        const Kernel qkv = Kernel::gemm("linear", 1, 4096, 1280, 3840);
+        const auto sweeps = sweepKernel(session, qkv);
+        QCOMPARE(sweeps.size(), std::size_t(4));
+        for (const auto& s : sweeps) {
+            QVERIFY(s.dimension.back() >= 8192);
+            std::set<double> distinct(s.waves.begin(), s.waves.end());
+            QVERIFY2(distinct.size() >= 3, qPrintable(s.gpu));
+            for (std::size_t i = 1; i < s.waves.size(); ++i) // more rows never means fewer waves
+                QVERIFY(s.waves[i] >= s.waves[i - 1]);
+        }
+        WavesChart chart(&session);
+        chart.setKernel("attn.qkv");
+        QCOMPARE(chart.plot()->graphCount(), 4);
+        if (qEnvironmentVariableIsSet("GPUFORECAST_SAVE_CHARTS")) // for looking at it by eye
+            chart.plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + "/waves.png", 1200, 700);
     }
 
     void chartExportWritesImages()

@@ -3,6 +3,7 @@
 #include "breakdown_chart.h"
 #include "compare_chart.h"
 #include "sensitivity_chart.h"
+#include "waves_chart.h"
 #include "gpu_list_model.h"
 #include "model_panel.h"
 #include "operator_table_model.h"
@@ -44,7 +45,7 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
       specModel_(new SpecTableModel(session, undo_, this)), operatorModel_(new OperatorTableModel(session, this)),
       modelPanel_(new ModelPanel(session, this)), gpuList_(new QListView(this)), specView_(new QTableView(this)),
       charts_(new QTabWidget(this)), breakdown_(new BreakdownChart(session, this)), compare_(new CompareChart(session, this)),
-      sensitivity_(new SensitivityChart(session, this))
+      sensitivity_(new SensitivityChart(session, this)), waves_(new WavesChart(session, this))
 {
     setAcceptDrops(true);
 
@@ -56,6 +57,7 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
 
     charts_->addTab(breakdown_, tr("Breakdown"));
     charts_->addTab(compare_, tr("Compare"));
+    charts_->addTab(waves_, tr("Waves"));
     charts_->addTab(sensitivity_, tr("Sensitivity"));
 
     auto* ops = new QTableView(this);
@@ -68,6 +70,10 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     ops->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     ops->verticalHeader()->hide();
     ops->setAlternatingRowColors(true);
+    ops->setSelectionBehavior(QAbstractItemView::SelectRows);
+    connect(ops->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this, sorted](const QModelIndex& row) {
+        waves_->setKernel(sorted->index(row.row(), OperatorTableModel::Name).data().toString());
+    });
 
     auto* centre = new QSplitter(Qt::Vertical, this);
     centre->addWidget(charts_);

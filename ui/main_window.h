@@ -16,6 +16,7 @@ namespace gpuforecast::ui {
 class BreakdownChart;
 class CompareChart;
 class SensitivityChart;
+class WavesChart;
 class GpuListModel;
 class ModelPanel;
 class OperatorTableModel;
@@ -67,6 +68,7 @@ private:
     BreakdownChart* breakdown_;
     CompareChart* compare_;
     SensitivityChart* sensitivity_;
+    WavesChart* waves_;
     QMenu* recentMenu_ = nullptr;
     QString scenarioPath_;
     bool modified_ = false;
