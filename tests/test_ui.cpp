@@ -8,6 +8,7 @@
 #include "sensitivity_chart.h"
 #include "spec_table_model.h"
 #include "waves_chart.h"
+#include "roofline_chart.h"
 
 #include <qcustomplot.h>
 
@@ -214,6 +215,24 @@ private slots:
         QCOMPARE(chart.plot()->graphCount(), 4);
         if (qEnvironmentVariableIsSet("GPUFORECAST_SAVE_CHARTS")) // for looking at it by eye
             chart.plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + "/waves.png", 1200, 700);
+    }
+
+    void kernelsSitUnderTheirRoof()
+    {
+        ForecastSession session(nullptr, store());
+        for (const auto& f : *session.forecasts()) {
+            const GpuSpec* g = session.gpu(QString::fromStdString(f.gpu));
+            const auto points = rooflinePoints(f);
+            QVERIFY(points.size() > 10);
+            for (const auto& p : points) // a forecast is never above the spec sheet's roofline
+                QVERIFY2(p.gflops <= std::min(g->fp32MatrixGflops, p.intensity * g->memoryBandwidthGBps) * 1.0001,
+                         qPrintable(p.name + " on " + QString::fromStdString(f.gpu)));
+        }
+        RooflineChart chart(&session);
+        chart.setGpu("L4");
+        QVERIFY(chart.plot()->graphCount() >= 5);
+        if (qEnvironmentVariableIsSet("GPUFORECAST_SAVE_CHARTS"))
+            chart.plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + "/roofline.png", 1200, 700);
     }
 
     void chartExportWritesImages()

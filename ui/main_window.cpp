@@ -4,6 +4,7 @@
 #include "compare_chart.h"
 #include "sensitivity_chart.h"
 #include "waves_chart.h"
+#include "roofline_chart.h"
 #include "gpu_list_model.h"
 #include "model_panel.h"
 #include "operator_table_model.h"
@@ -45,7 +46,8 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
       specModel_(new SpecTableModel(session, undo_, this)), operatorModel_(new OperatorTableModel(session, this)),
       modelPanel_(new ModelPanel(session, this)), gpuList_(new QListView(this)), specView_(new QTableView(this)),
       charts_(new QTabWidget(this)), breakdown_(new BreakdownChart(session, this)), compare_(new CompareChart(session, this)),
-      sensitivity_(new SensitivityChart(session, this)), waves_(new WavesChart(session, this))
+      sensitivity_(new SensitivityChart(session, this)), waves_(new WavesChart(session, this)),
+      roofline_(new RooflineChart(session, this))
 {
     setAcceptDrops(true);
 
@@ -58,6 +60,7 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     charts_->addTab(breakdown_, tr("Breakdown"));
     charts_->addTab(compare_, tr("Compare"));
     charts_->addTab(waves_, tr("Waves"));
+    charts_->addTab(roofline_, tr("Roofline"));
     charts_->addTab(sensitivity_, tr("Sensitivity"));
 
     auto* ops = new QTableView(this);
@@ -380,8 +383,10 @@ void MainWindow::showGpu(const QString& id)
         return;
     specModel_->setGpu(id);
     sensitivity_->setGpu(id);
-    if (session_->selectedGpus().contains(id))
+    if (session_->selectedGpus().contains(id)) {
         operatorModel_->setGpu(id);
+        roofline_->setGpu(id);
+    }
 }
 
 bool MainWindow::exportChart(const QString& path)

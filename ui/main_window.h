@@ -17,6 +17,7 @@ class BreakdownChart;
 class CompareChart;
 class SensitivityChart;
 class WavesChart;
+class RooflineChart;
 class GpuListModel;
 class ModelPanel;
 class OperatorTableModel;
@@ -69,6 +70,7 @@ private:
     CompareChart* compare_;
     SensitivityChart* sensitivity_;
     WavesChart* waves_;
+    RooflineChart* roofline_;
     QMenu* recentMenu_ = nullptr;
     QString scenarioPath_;
     bool modified_ = false;
