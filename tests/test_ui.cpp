@@ -8,6 +8,7 @@
 #include "sensitivity_chart.h"
 #include "spec_table_model.h"
 #include "waves_chart.h"
+#include "what_if_panel.h"
 #include "roofline_chart.h"
 
 #include <qcustomplot.h>
@@ -233,6 +234,26 @@ private slots:
         QVERIFY(chart.plot()->graphCount() >= 5);
         if (qEnvironmentVariableIsSet("GPUFORECAST_SAVE_CHARTS"))
             chart.plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + "/roofline.png", 1200, 700);
+    }
+
+    void whatIfSlidersMoveTheForecastTheRightWay()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        window.whatIfPanel()->setGpu("L4");
+        const int l4 = int(session.selectedGpus().indexOf("L4"));
+        const double specBw = session.gpu("L4")->memoryBandwidthGBps;
+        double previous = (*session.forecasts())[std::size_t(l4)].totalSeconds();
+        for (double f : {1.5, 2.0, 4.0}) { // more bandwidth never slows the model down
+            window.whatIfPanel()->setFactor(0, f);
+            const double t = (*session.forecasts())[std::size_t(l4)].totalSeconds();
+            QVERIFY2(t <= previous, qPrintable(QString("x%1: %2 > %3").arg(f).arg(t).arg(previous)));
+            previous = t;
+        }
+        QCOMPARE(session.gpu("L4")->memoryBandwidthGBps, specBw); // the spec sheet itself is untouched
+        QCOMPARE(session.effectiveGpu("L4").memoryBandwidthGBps, 4 * specBw);
+        window.whatIfPanel()->setFactor(0, 1.0);
+        QVERIFY(session.whatIf("L4").isIdentity());
     }
 
     void chartExportWritesImages()

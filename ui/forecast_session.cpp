@@ -10,6 +10,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <cmath>
 
 namespace gpuforecast::ui {
 
@@ -36,6 +37,31 @@ ForecastSession::ForecastSession(QObject* parent, UserGpuStore store) : QObject(
         if (gpu(id))
             selected_ << id;
     recompute();
+}
+
+void ForecastSession::setWhatIf(const QString& gpuId, const WhatIf& w)
+{
+    if (w.isIdentity())
+        whatIf_.remove(gpuId);
+    else
+        whatIf_.insert(gpuId, w);
+    recompute();
+}
+
+GpuSpec ForecastSession::effectiveGpu(const QString& gpuId) const
+{
+    GpuSpec g = *gpu(gpuId);
+    const WhatIf w = whatIf_.value(gpuId);
+    if (w.isIdentity())
+        return g;
+    const double sms = std::max(1.0, std::round(g.smCount * w.sms));
+    const double peakScale = w.fp32 * sms / g.smCount; // more SMs of the same kind add peak too
+    g.fp32Gflops *= peakScale;
+    g.fp32MatrixGflops *= peakScale;
+    g.smCount = sms;
+    g.memoryBandwidthGBps *= w.bandwidth;
+    g.l2CacheMb *= w.l2;
+    return g;
 }
 
 Scenario ForecastSession::toScenario() const
@@ -254,7 +280,7 @@ void ForecastSession::recompute()
     auto list = std::make_shared<ForecastList>();
     try {
         for (const auto& id : selected_)
-            list->push_back(forecastModel(*forecaster_, *model_, options_, *gpu(id)));
+            list->push_back(forecastModel(*forecaster_, *model_, options_, effectiveGpu(id)));
     } catch (const ForecastError& e) {
         emit errorOccurred(QString::fromUtf8(e.what()));
         return; // keep the previous forecasts on screen

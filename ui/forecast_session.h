@@ -8,6 +8,7 @@
 #include "gpuforecast/scenario.h"
 #include "user_gpu_store.h"
 
+#include <QHash>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -52,6 +53,16 @@ public:
     const GraphOptions& options() const { return options_; }
     std::optional<QString> setOptions(const GraphOptions& options);
 
+    // What-if multipliers on one GPU's spec (memory bandwidth, FP32 peak, SM count, L2), applied to
+    // forecasts only: the spec sheet itself is untouched, so the sliders never overwrite an edit.
+    struct WhatIf {
+        double bandwidth = 1, fp32 = 1, sms = 1, l2 = 1;
+        bool isIdentity() const { return bandwidth == 1 && fp32 == 1 && sms == 1 && l2 == 1; }
+    };
+    void setWhatIf(const QString& gpuId, const WhatIf& w);
+    WhatIf whatIf(const QString& gpuId) const { return whatIf_.value(gpuId); }
+    GpuSpec effectiveGpu(const QString& gpuId) const; // the spec with its what-if applied
+
     // The whole state as a scenario file, and back. Applying validates everything first and
     // changes nothing on error.
     Scenario toScenario() const;
@@ -75,7 +86,8 @@ private:
     UserGpuStore store_;
     QStringList loadProblems_;
     std::vector<GpuSpec> gpus_;
-    std::vector<GpuSpec> bundled_; // as shipped: deleting the user's edit of one restores it
+    std::vector<GpuSpec> bundled_;
+    QHash<QString, WhatIf> whatIf_; // as shipped: deleting the user's edit of one restores it
     QStringList userGpuIds_;
     QStringList selected_;
     QStringList bundledModels_;

@@ -4,6 +4,7 @@
 #include "compare_chart.h"
 #include "sensitivity_chart.h"
 #include "waves_chart.h"
+#include "what_if_panel.h"
 #include "roofline_chart.h"
 #include "gpu_list_model.h"
 #include "model_panel.h"
@@ -155,6 +156,8 @@ QWidget* MainWindow::buildGpuPanel()
     layout->addLayout(buttons);
     layout->addWidget(specLabel);
     layout->addWidget(specView_, 3);
+    whatIf_ = new WhatIfPanel(session_, box);
+    layout->addWidget(whatIf_);
     return box;
 }
 
@@ -383,6 +386,7 @@ void MainWindow::showGpu(const QString& id)
         return;
     specModel_->setGpu(id);
     sensitivity_->setGpu(id);
+    whatIf_->setGpu(id);
     if (session_->selectedGpus().contains(id)) {
         operatorModel_->setGpu(id);
         roofline_->setGpu(id);

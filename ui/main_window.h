@@ -17,6 +17,7 @@ class BreakdownChart;
 class CompareChart;
 class SensitivityChart;
 class WavesChart;
+class WhatIfPanel;
 class RooflineChart;
 class GpuListModel;
 class ModelPanel;
@@ -32,6 +33,7 @@ public:
     SpecTableModel* specModel() const { return specModel_; }
     OperatorTableModel* operatorModel() const { return operatorModel_; }
     QUndoStack* undoStack() const { return undo_; }
+    WhatIfPanel* whatIfPanel() const { return whatIf_; }
     bool exportChart(const QString& path); // PNG or PDF by suffix; the current chart tab
     bool openScenario(const QString& path);  // false (and the reason shown) on a bad file
     bool saveScenario(const QString& path);
@@ -71,6 +73,7 @@ private:
     SensitivityChart* sensitivity_;
     WavesChart* waves_;
     RooflineChart* roofline_;
+    WhatIfPanel* whatIf_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QString scenarioPath_;
     bool modified_ = false;

@@ -1,0 +1,73 @@
+#include "what_if_panel.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSlider>
+
+#include <cmath>
+
+namespace gpuforecast::ui {
+
+// Slider steps are quarter-octaves from x0.25 (-8) to x4 (+8): even steps on a ratio scale.
+double WhatIfPanel::factorOf(int v) { return std::pow(2.0, v / 4.0); }
+int WhatIfPanel::sliderOf(double f) { return int(std::lround(4 * std::log2(f))); }
+
+WhatIfPanel::WhatIfPanel(ForecastSession* session, QWidget* parent) : QWidget(parent), session_(session)
+{
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 0, 0, 0);
+    const char* names[] = {"Memory bandwidth", "FP32 peak", "SM count", "L2 cache"};
+    for (int i = 0; i < 4; ++i) {
+        sliders_[i] = new QSlider(Qt::Horizontal, this);
+        sliders_[i]->setRange(-8, 8);
+        sliders_[i]->setPageStep(4);
+        sliders_[i]->setToolTip(tr("Scale from x0.25 to x4; the charts follow"));
+        labels_[i] = new QLabel("x1.00", this);
+        labels_[i]->setMinimumWidth(45);
+        grid->addWidget(new QLabel(tr(names[i]), this), i, 0);
+        grid->addWidget(sliders_[i], i, 1);
+        grid->addWidget(labels_[i], i, 2);
+        connect(sliders_[i], &QSlider::valueChanged, this, &WhatIfPanel::apply);
+    }
+    auto* reset = new QPushButton(tr("Reset what-if"), this);
+    grid->addWidget(reset, 4, 1);
+    connect(reset, &QPushButton::clicked, this, [this] {
+        for (auto* s : sliders_) {
+            const QSignalBlocker block(s);
+            s->setValue(0);
+        }
+        apply();
+    });
+}
+
+void WhatIfPanel::setGpu(const QString& id)
+{
+    gpuId_ = id;
+    const auto w = session_->whatIf(id);
+    const double f[] = {w.bandwidth, w.fp32, w.sms, w.l2};
+    for (int i = 0; i < 4; ++i) {
+        const QSignalBlocker block(sliders_[i]);
+        sliders_[i]->setValue(sliderOf(f[i]));
+        labels_[i]->setText(QString("x%1").arg(f[i], 0, 'f', 2));
+    }
+    setEnabled(session_->gpu(id) != nullptr);
+}
+
+void WhatIfPanel::setFactor(int which, double factor) { sliders_[which]->setValue(sliderOf(factor)); }
+
+void WhatIfPanel::apply()
+{
+    if (!session_->gpu(gpuId_))
+        return;
+    ForecastSession::WhatIf w;
+    double* f[] = {&w.bandwidth, &w.fp32, &w.sms, &w.l2};
+    for (int i = 0; i < 4; ++i) {
+        *f[i] = factorOf(sliders_[i]->value());
+        labels_[i]->setText(QString("x%1").arg(*f[i], 0, 'f', 2));
+    }
+    session_->setWhatIf(gpuId_, w);
+}
+
+} // namespace gpuforecast::ui

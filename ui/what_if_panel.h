@@ -1,0 +1,31 @@
+#pragma once
+// Four sliders that scale one GPU's memory bandwidth, FP32 peak, SM count and L2 from x0.25 to x4,
+// with every chart following as they move: "an H100 with twice the bandwidth" in one gesture.
+#include "forecast_session.h"
+
+#include <QWidget>
+
+class QSlider;
+class QLabel;
+
+namespace gpuforecast::ui {
+
+class WhatIfPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit WhatIfPanel(ForecastSession* session, QWidget* parent = nullptr);
+    void setGpu(const QString& id);
+    void setFactor(int which, double factor); // 0 bandwidth, 1 FP32, 2 SMs, 3 L2 (tests, shortcuts)
+
+private:
+    void apply();
+    static double factorOf(int sliderValue);
+    static int sliderOf(double factor);
+
+    ForecastSession* session_;
+    QString gpuId_;
+    QSlider* sliders_[4];
+    QLabel* labels_[4];
+};
+
+} // namespace gpuforecast::ui
