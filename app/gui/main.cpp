@@ -19,6 +19,14 @@
 
 int main(int argc, char** argv)
 {
+    // --version, --help and --screenshot need no screen: run them offscreen so they also work over
+    // ssh and in CI instead of aborting for want of a display.
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray a(argv[i]);
+        if ((a == "--version" || a == "-v" || a == "--help" || a == "-h" || a.startsWith("--screenshot")) &&
+            qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName("gpuforecast");
     QApplication::setApplicationDisplayName("GPU Forecast");
