@@ -46,17 +46,26 @@ void CompareChart::rebuild()
         label->position->setCoords(keys[g], values[g] + top * 0.02);
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->setColor(plot_->xAxis->tickLabelColor());
-        label->setText(QString("%1 ms\n%2x vs %3\n%4 k tokens/s\n%5")
+        const double tokensPerSecond = tokens / (values[g] / 1e3);
+        QString text = QString("%1 ms\n%2x vs %3\n%4 k tokens/s")
                            .arg(values[g], 0, 'f', 1)
                            .arg(base / values[g], 0, 'f', 2)
                            .arg(QString::fromStdString(forecasts->front().gpu))
-                           .arg(tokens / (values[g] / 1e3) / 1e3, 0, 'f', 1)
-                           .arg(f.fits() ? tr("fits in memory")
-                                         : tr("does NOT fit (%1 GB)").arg(f.memory.totalBytes() / 1e9, 0, 'f', 0)));
+                           .arg(tokensPerSecond / 1e3, 0, 'f', 1);
+        // Per watt and per dollar only where the spec sheet gives power and price.
+        if (const GpuSpec* spec = session_->gpu(QString::fromStdString(f.gpu))) {
+            if (spec->tdpW > 0)
+                text += tr("\n%1 tokens/s per W").arg(tokensPerSecond / spec->tdpW, 0, 'f', 1);
+            if (spec->priceUsd && *spec->priceUsd > 0)
+                text += tr("\n%1 tokens/s per $1k").arg(tokensPerSecond / (*spec->priceUsd / 1e3), 0, 'f', 1);
+        }
+        text += "\n" + (f.fits() ? tr("fits in memory")
+                                 : tr("does NOT fit (%1 GB)").arg(f.memory.totalBytes() / 1e9, 0, 'f', 0));
+        label->setText(text);
     }
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.4, values.size() + 0.6);
-    plot_->yAxis->setRange(0, top * 1.35);
+    plot_->yAxis->setRange(0, top * 1.55);
     plot_->yAxis->setLabel(tr("End-to-end latency per step (ms)"));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
