@@ -79,9 +79,22 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
         waves_->setKernel(sorted->index(row.row(), OperatorTableModel::Name).data().toString());
     });
 
+    // Filter by any column's text: "softmax", "bw", "memory", "attn" ...
+    sorted->setFilterKeyColumn(-1);
+    sorted->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    auto* opsFilter = new QLineEdit(this);
+    opsFilter->setPlaceholderText(tr("Filter operators (name, class, phase, bound…)"));
+    opsFilter->setClearButtonEnabled(true);
+    connect(opsFilter, &QLineEdit::textChanged, sorted, &QSortFilterProxyModel::setFilterFixedString);
+    auto* opsBox = new QWidget(this);
+    auto* opsLayout = new QVBoxLayout(opsBox);
+    opsLayout->setContentsMargins(0, 0, 0, 0);
+    opsLayout->addWidget(opsFilter);
+    opsLayout->addWidget(ops);
+
     auto* centre = new QSplitter(Qt::Vertical, this);
     centre->addWidget(charts_);
-    centre->addWidget(ops);
+    centre->addWidget(opsBox);
     centre->setStretchFactor(0, 3);
     centre->setStretchFactor(1, 2);
 
