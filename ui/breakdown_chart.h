@@ -3,6 +3,7 @@
 // and how it shifts between GPUs. Absolute (ms) or normalised (share of each GPU's total).
 #include "forecast_session.h"
 
+#include <QEvent>
 #include <QWidget>
 
 #include <array>
@@ -26,6 +27,15 @@ public:
     QCustomPlot* plot() const { return plot_; }
     const std::vector<std::vector<double>>& shownValues() const { return values_; } // what the bars show
     void setNormalized(bool on);
+
+protected:
+    // Dark or light theme switched while running: redraw with the new palette's colours.
+    void changeEvent(QEvent* event) override
+    {
+        if (event->type() == QEvent::PaletteChange)
+            rebuild();
+        QWidget::changeEvent(event);
+    }
 
 private:
     void rebuild();

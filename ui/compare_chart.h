@@ -3,6 +3,7 @@
 // throughput, and whether the model fits in each GPU's memory.
 #include "forecast_session.h"
 
+#include <QEvent>
 #include <QWidget>
 
 class QCustomPlot;
@@ -14,6 +15,15 @@ class CompareChart : public QWidget {
 public:
     explicit CompareChart(ForecastSession* session, QWidget* parent = nullptr);
     QCustomPlot* plot() const { return plot_; }
+
+protected:
+    // Dark or light theme switched while running: redraw with the new palette's colours.
+    void changeEvent(QEvent* event) override
+    {
+        if (event->type() == QEvent::PaletteChange)
+            rebuild();
+        QWidget::changeEvent(event);
+    }
 
 private:
     void rebuild();

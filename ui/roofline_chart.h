@@ -3,6 +3,7 @@
 // with the model's kernels on one GPU placed by their intensity and forecast throughput.
 #include "forecast_session.h"
 
+#include <QEvent>
 #include <QWidget>
 
 class QCustomPlot;
@@ -24,6 +25,15 @@ public:
     explicit RooflineChart(ForecastSession* session, QWidget* parent = nullptr);
     void setGpu(const QString& id); // whose kernels are placed
     QCustomPlot* plot() const { return plot_; }
+
+protected:
+    // Dark or light theme switched while running: redraw with the new palette's colours.
+    void changeEvent(QEvent* event) override
+    {
+        if (event->type() == QEvent::PaletteChange)
+            rebuild();
+        QWidget::changeEvent(event);
+    }
 
 private:
     void rebuild();

@@ -5,6 +5,7 @@
 
 #include "gpuforecast/sensitivity.h"
 
+#include <QEvent>
 #include <QWidget>
 
 class QCustomPlot;
@@ -18,6 +19,15 @@ public:
     void setGpu(const QString& id);
     QCustomPlot* plot() const { return plot_; }
     const std::vector<SpecSensitivity>& shown() const { return rows_; }
+
+protected:
+    // Dark or light theme switched while running: redraw with the new palette's colours.
+    void changeEvent(QEvent* event) override
+    {
+        if (event->type() == QEvent::PaletteChange)
+            rebuild();
+        QWidget::changeEvent(event);
+    }
 
 private:
     void rebuild();

@@ -4,6 +4,7 @@
 // own size marked. The kernel is the one selected in the operator table (default: the largest).
 #include "forecast_session.h"
 
+#include <QEvent>
 #include <QWidget>
 
 class QCustomPlot;
@@ -24,6 +25,15 @@ public:
     explicit WavesChart(ForecastSession* session, QWidget* parent = nullptr);
     void setKernel(const QString& opName); // a node name from the operator table
     QCustomPlot* plot() const { return plot_; }
+
+protected:
+    // Dark or light theme switched while running: redraw with the new palette's colours.
+    void changeEvent(QEvent* event) override
+    {
+        if (event->type() == QEvent::PaletteChange)
+            rebuild();
+        QWidget::changeEvent(event);
+    }
 
 private:
     void rebuild();
