@@ -22,12 +22,12 @@ command -v clang++-14 >/dev/null || { echo "fuzz.sh: clang++-14 not found (apt-g
 
 # Only the engine and the fuzzers: no GUI, tests or benchmarks (the CLI is configured but not built).
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+  -DCMAKE_CXX_COMPILER=clang++-14 \
   -DGPUFORECAST_BUILD_FUZZERS=ON -DGPUFORECAST_BUILD_GUI=OFF \
   -DGPUFORECAST_BUILD_TESTS=OFF -DGPUFORECAST_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build "$build" --target gpuforecast_fuzzers -j"$jobs"
 
-targets=(fuzz_gpu_spec fuzz_model_config fuzz_kernel_csv fuzz_weights fuzz_tile_db)
+targets=(fuzz_gpu_spec fuzz_model_config fuzz_kernel_csv fuzz_weights fuzz_tile_db fuzz_scenario)
 failed=()
 for t in "${targets[@]}"; do
   dir="$work/$t"
