@@ -22,18 +22,14 @@ std::vector<std::vector<double>> classBreakdownMs(const ForecastList& forecasts)
 }
 
 BreakdownChart::BreakdownChart(ForecastSession* session, QWidget* parent)
-    : QWidget(parent), session_(session), plot_(new QCustomPlot(this)), normalized_(new QCheckBox(tr("Normalised"), this))
+    : ChartWidget(session, parent), normalized_(new QCheckBox(tr("Normalised"), this))
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(normalized_);
-    layout->addWidget(plot_, 1);
+    layout()->insertWidget(0, normalized_);
     plot_->legend->setVisible(true);
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-    connect(normalized_, &QCheckBox::toggled, this, &BreakdownChart::rebuild);
-    connect(session_, &ForecastSession::forecastsChanged, this, &BreakdownChart::rebuild);
+    connect(normalized_, &QCheckBox::toggled, this, [this] { rebuild(); });
     connect(plot_, &QCustomPlot::mouseMove, this, &BreakdownChart::showToolTip);
-    rebuild();
+    followSession();
 }
 
 void BreakdownChart::setNormalized(bool on) { normalized_->setChecked(on); }

@@ -9,13 +9,9 @@
 namespace gpuforecast::ui {
 
 CompareChart::CompareChart(ForecastSession* session, QWidget* parent)
-    : QWidget(parent), session_(session), plot_(new QCustomPlot(this))
+    : ChartWidget(session, parent)
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(plot_);
-    connect(session_, &ForecastSession::forecastsChanged, this, &CompareChart::rebuild);
-    rebuild();
+    followSession();
 }
 
 void CompareChart::rebuild()

@@ -23,19 +23,15 @@ std::vector<RooflinePoint> rooflinePoints(const ModelForecast& forecast)
 }
 
 RooflineChart::RooflineChart(ForecastSession* session, QWidget* parent)
-    : QWidget(parent), session_(session), plot_(new QCustomPlot(this))
+    : ChartWidget(session, parent)
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(plot_);
     plot_->legend->setVisible(true);
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
         axis->setScaleType(QCPAxis::stLogarithmic);
         axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
     }
-    connect(session_, &ForecastSession::forecastsChanged, this, &RooflineChart::rebuild);
-    rebuild();
+    followSession();
 }
 
 void RooflineChart::setGpu(const QString& id)

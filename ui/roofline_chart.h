@@ -3,10 +3,8 @@
 // with the model's kernels on one GPU placed by their intensity and forecast throughput.
 #include "forecast_session.h"
 
-#include <QEvent>
-#include <QWidget>
+#include "chart_widget.h"
 
-class QCustomPlot;
 
 namespace gpuforecast::ui {
 
@@ -19,26 +17,14 @@ struct RooflinePoint {
 
 std::vector<RooflinePoint> rooflinePoints(const ModelForecast& forecast);
 
-class RooflineChart : public QWidget {
+class RooflineChart : public ChartWidget {
     Q_OBJECT
 public:
     explicit RooflineChart(ForecastSession* session, QWidget* parent = nullptr);
     void setGpu(const QString& id); // whose kernels are placed
-    QCustomPlot* plot() const { return plot_; }
-
-protected:
-    // Dark or light theme switched while running: redraw with the new palette's colours.
-    void changeEvent(QEvent* event) override
-    {
-        if (event->type() == QEvent::PaletteChange)
-            rebuild();
-        QWidget::changeEvent(event);
-    }
 
 private:
-    void rebuild();
-    ForecastSession* session_;
-    QCustomPlot* plot_;
+    void rebuild() override;
     QString gpuId_;
 };
 

@@ -9,16 +9,12 @@
 namespace gpuforecast::ui {
 
 SensitivityChart::SensitivityChart(ForecastSession* session, QWidget* parent)
-    : QWidget(parent), session_(session), plot_(new QCustomPlot(this))
+    : ChartWidget(session, parent)
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(plot_);
     plot_->legend->setVisible(true);
-    connect(session_, &ForecastSession::forecastsChanged, this, &SensitivityChart::rebuild);
     if (!session_->selectedGpus().isEmpty())
         gpuId_ = session_->selectedGpus().front();
-    rebuild();
+    followSession();
 }
 
 void SensitivityChart::setGpu(const QString& id)

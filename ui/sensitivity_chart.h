@@ -5,34 +5,20 @@
 
 #include "gpuforecast/sensitivity.h"
 
-#include <QEvent>
-#include <QWidget>
+#include "chart_widget.h"
 
-class QCustomPlot;
 
 namespace gpuforecast::ui {
 
-class SensitivityChart : public QWidget {
+class SensitivityChart : public ChartWidget {
     Q_OBJECT
 public:
     explicit SensitivityChart(ForecastSession* session, QWidget* parent = nullptr);
     void setGpu(const QString& id);
-    QCustomPlot* plot() const { return plot_; }
     const std::vector<SpecSensitivity>& shown() const { return rows_; }
 
-protected:
-    // Dark or light theme switched while running: redraw with the new palette's colours.
-    void changeEvent(QEvent* event) override
-    {
-        if (event->type() == QEvent::PaletteChange)
-            rebuild();
-        QWidget::changeEvent(event);
-    }
-
 private:
-    void rebuild();
-    ForecastSession* session_;
-    QCustomPlot* plot_;
+    void rebuild() override;
     QString gpuId_;
     std::vector<SpecSensitivity> rows_;
 };

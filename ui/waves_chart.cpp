@@ -38,15 +38,11 @@ std::vector<WaveSweep> sweepKernel(const ForecastSession& session, const Kernel&
 }
 
 WavesChart::WavesChart(ForecastSession* session, QWidget* parent)
-    : QWidget(parent), session_(session), plot_(new QCustomPlot(this))
+    : ChartWidget(session, parent)
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(plot_);
     plot_->legend->setVisible(true);
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-    connect(session_, &ForecastSession::forecastsChanged, this, &WavesChart::rebuild);
-    rebuild();
+    followSession();
 }
 
 void WavesChart::setKernel(const QString& opName)

@@ -4,10 +4,8 @@
 // own size marked. The kernel is the one selected in the operator table (default: the largest).
 #include "forecast_session.h"
 
-#include <QEvent>
-#include <QWidget>
+#include "chart_widget.h"
 
-class QCustomPlot;
 
 namespace gpuforecast::ui {
 
@@ -19,26 +17,14 @@ struct WaveSweep {
 // Sweeps m (GEMMs: output rows) or the row count (vector kernels) from 1 to 2x the kernel's own.
 std::vector<WaveSweep> sweepKernel(const ForecastSession& session, const Kernel& kernel, int points = 160);
 
-class WavesChart : public QWidget {
+class WavesChart : public ChartWidget {
     Q_OBJECT
 public:
     explicit WavesChart(ForecastSession* session, QWidget* parent = nullptr);
     void setKernel(const QString& opName); // a node name from the operator table
-    QCustomPlot* plot() const { return plot_; }
-
-protected:
-    // Dark or light theme switched while running: redraw with the new palette's colours.
-    void changeEvent(QEvent* event) override
-    {
-        if (event->type() == QEvent::PaletteChange)
-            rebuild();
-        QWidget::changeEvent(event);
-    }
 
 private:
-    void rebuild();
-    ForecastSession* session_;
-    QCustomPlot* plot_;
+    void rebuild() override;
     QString opName_;
 };
 
