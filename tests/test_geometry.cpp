@@ -2,6 +2,7 @@
 #include "gpuforecast/forecaster.h"
 #include "gpuforecast/geometry.h"
 #include "gpuforecast/tiling.h"
+#include "gpuforecast/wave_sweep.h"
 
 #include <QtTest>
 
@@ -136,30 +137,36 @@ private slots:
         QCOMPARE(db.referenceFor(target), std::string("D")); // a newer generation wins over similarity
     }
 
-    void linearTilesFillTheSms_data()
+    void linearTilesByCost_data()
     {
+        QTest::addColumn<int>("sms");
         QTest::addColumn<int>("m");
         QTest::addColumn<int>("n");
         QTest::addColumn<int>("k");
         QTest::addColumn<int>("alongK");
         QTest::addColumn<int>("alongM");
         QTest::addColumn<int>("split");
-        // 10 SMs. The largest tile that still gives each SM a tile; else 32x32 and split-K.
-        QTest::newRow("large: 128x128") << 4096 << 1024 << 4096 << 128 << 128 << 1;
-        QTest::newRow("128x128 gives 8 tiles, 128x64 gives 16") << 512 << 1024 << 256 << 128 << 64 << 1;
-        QTest::newRow("narrow output: 64x64") << 192 << 1024 << 256 << 64 << 64 << 1;
-        QTest::newRow("tiny output: split the reduction") << 32 << 4096 << 32 << 32 << 32 << 10;
-        QTest::newRow("tiny output, short reduction: no split") << 32 << 300 << 32 << 32 << 32 << 1;
+        // Costs (waves x tile work / sqrt(reuse / 64), plus 32 per summed output element and slice)
+        // worked by hand; m rows, n the reduction, k columns.
+        QTest::newRow("large output: 128x128, 1024 tiles, no split") << 10 << 4096 << 512 << 4096 << 128 << 128 << 1;
+        // 32x32 (reuse 16, speed 0.5) split 10: one wave of 32x32x410 / 0.5 + 32x10x1024/10 = 872448;
+        // 128x128 split 10 would be one wave of 128x128x410 = 6.7M.
+        QTest::newRow("tiny output, long reduction: split 10") << 10 << 32 << 4096 << 32 << 32 << 32 << 10;
+        QTest::newRow("tiny output, short reduction: no split") << 10 << 32 << 200 << 32 << 32 << 32 << 1;
+        // A100 runs this shape as 128x64 tiles split along the reduction (grid 12x3x18).
+        QTest::newRow("skinny output, long reduction: 128x64 split 3") << 108 << 188 << 28971 << 1533 << 128 << 64 << 3;
+        QTest::newRow("64 tokens, 16384 deep: 128x64 split 27") << 108 << 64 << 16384 << 1024 << 128 << 64 << 27;
     }
-    void linearTilesFillTheSms()
+    void linearTilesByCost()
     {
+        QFETCH(int, sms);
         QFETCH(int, m);
         QFETCH(int, n);
         QFETCH(int, k);
         QFETCH(int, alongK);
         QFETCH(int, alongM);
         QFETCH(int, split);
-        const auto t = heuristicGemmTile(Kernel::gemm("linear", 1, m, n, k), 10);
+        const auto t = heuristicGemmTile(Kernel::gemm("linear", 1, m, n, k), sms);
         QCOMPARE(t, (GemmTile{alongK, alongM, split}));
     }
 
@@ -194,6 +201,81 @@ private slots:
         const GpuSpec gpu = toyGpu();
         // 70 GB at 70% of 100 GB/s = 1 s.
         QCOMPARE(fallbackSeconds(Kernel::memory("embedding", 70e9), gpu), 1.0);
+    }
+
+    void lastWaveFill_data()
+    {
+        QTest::addColumn<int>("mTiles");
+        QTest::addColumn<int>("kTiles");
+        QTest::addColumn<long long>("fullWaves");
+        QTest::addColumn<double>("partialFill");
+        // 10 SMs; 64x64 tiles.
+        QTest::newRow("one tile") << 1 << 1 << 0LL << 0.1;
+        QTest::newRow("12 tiles: 1 wave + 2 of 10 SMs") << 3 << 4 << 1LL << 0.2;
+        QTest::newRow("20 tiles: exactly 2 waves") << 4 << 5 << 2LL << 0.0;
+        QTest::newRow("77 tiles") << 7 << 11 << 7LL << 0.7;
+    }
+    void lastWaveFill()
+    {
+        QFETCH(int, mTiles);
+        QFETCH(int, kTiles);
+        QFETCH(long long, fullWaves);
+        QFETCH(double, partialFill);
+        const auto g = gemmGeometry(Kernel::gemm("bmm", 1, 64 * mTiles, 64, 64 * kTiles), GemmTile{64, 64, 1}, toyGpu());
+        const WaveFill fill = waveFill(g, toyGpu());
+        QCOMPARE(fill.fullWaves, fullWaves);
+        QVERIFY(std::abs(fill.partialFill - partialFill) < 1e-12);
+    }
+
+    void sweepStepsExactlyAtWaveBoundaries()
+    {
+        const Forecaster f = Forecaster::loadFromDirectory(std::string(GPUFORECAST_RESOURCES) + "/weights");
+        const GpuSpec gpu = toyGpu();
+        // Rows of 512 elements: one tile per row, 10 SMs, so waves = ceil(rows / 10) and a new wave
+        // starts at rows 11, 21, ..., 91. A grid of 7 points is far coarser than the waves.
+        const Kernel add = Kernel::vector("add", 50, 512);
+        const SizeSweep s = sweepSizes(f, add, gpu, 100, 7);
+        std::vector<long long> expected;
+        for (long long r = 11; r <= 91; r += 10)
+            expected.push_back(r);
+        QCOMPARE(s.boundaries, expected);
+        // Between any two consecutive sizes the wave count changes exactly at a boundary.
+        const auto wavesAt = [&](long long rows) { return f.geometry(withSweptSize(add, rows), gpu).waves; };
+        for (std::size_t i = 1; i < s.sizes.size(); ++i) {
+            const bool isBoundary = std::count(s.boundaries.begin(), s.boundaries.end(), s.sizes[i]) == 1;
+            QCOMPARE(wavesAt(s.sizes[i]) != wavesAt(s.sizes[i - 1]), isBoundary);
+        }
+        QCOMPARE(s.sizes.front(), 1LL);
+        QCOMPARE(s.sizes.back(), 100LL);
+        // A wave every 10 rows up to 2000: 199 boundaries, too many to draw; only the grid is priced.
+        const SizeSweep dense = sweepSizes(f, add, gpu, 2000, 7);
+        QCOMPARE(dense.boundaries.size(), std::size_t(199));
+        QCOMPARE(dense.sizes.size(), std::size_t(8)); // 1 and 7 evenly spaced sizes
+        QCOMPARE(sweptSize(withSweptSize(Kernel::gemm("linear", 1, 100, 64, 64), 300)), 300LL); // GEMMs sweep m
+    }
+
+    void utilizationCurveIsTheForecastsOwn()
+    {
+        const Forecaster f = Forecaster::loadFromDirectory(std::string(GPUFORECAST_RESOURCES) + "/weights");
+        const GpuSpec gpu = toyGpu();
+        // Large kernels, so the launch floor is negligible and the forecast is the wave law alone.
+        for (const Kernel& k : {Kernel::gemm("linear", 1, 8192, 4096, 8192), Kernel::vector("softmax", 1 << 16, 2048)}) {
+            const KernelForecast own = f.predict(k, gpu);
+            const double w = own.geometry.waves;
+            const double waves[] = {1, 1.5, w, 4 * w, 8 * w};
+            const auto u = f.utilizationCurve(k, gpu, waves);
+            QCOMPARE(u.size(), std::size_t(5));
+            for (std::size_t i = 0; i < u.size(); ++i) { // saturating, and never above the roofline
+                QVERIFY(u[i] > 0 && u[i] < 1);
+                if (i > 0)
+                    QVERIFY2(u[i] >= u[i - 1], k.op.c_str());
+            }
+            QVERIFY2(std::abs(u[2] / own.utilization - 1) < 1e-9, k.op.c_str()); // the forecast sits on it
+        }
+        const double one[] = {3};
+        QVERIFY(f.utilizationCurve(Kernel::memory("embedding", 1e6), gpu, one).empty()); // no waves
+        const Forecaster rooflineOnly({}, nullptr);
+        QCOMPARE(rooflineOnly.utilizationCurve(Kernel::vector("add", 64, 512), gpu, one), std::vector<double>{1.0});
     }
 };
 

@@ -4,14 +4,29 @@
 #include <cmath>
 
 namespace gpuforecast {
+namespace {
 
-FeatureVector kernelFeatures(const KernelGeometry& g, const GpuSpec& gpu)
+double safeLog(double x) { return std::log(std::max(x, 1e-30)); }
+
+bool isGemmClass(OpClass c) { return c == OpClass::Bmm || c == OpClass::Linear; }
+
+} // namespace
+
+const FeatureNames& featureNames(OpClass c) { return isGemmClass(c) ? kGemmFeatureNames : kVectorFeatureNames; }
+
+FeatureVector kernelFeatures(OpClass c, const KernelGeometry& g, const GpuSpec& gpu)
 {
+    if (!isGemmClass(c))
+        return {
+            safeLog(g.tileBytes),
+            safeLog(g.tileFlops / std::max(g.tileBytes, 1e-30)),
+            safeLog(g.numTiles * g.tileBytes),
+            safeLog(g.waves),
+        };
     const double sm = gpu.smCount;
     const double perSmFlops = g.peakFlops / sm;
     const double perSmBandwidth = gpu.bandwidthBytesPerSecond() / sm;
     const double footprint = g.waves * g.tileBytes;
-    auto safeLog = [](double x) { return std::log(std::max(x, 1e-30)); };
     return {
         safeLog(1e6 * g.tileFlops / perSmFlops),
         safeLog(1e6 * g.tileBytes / perSmBandwidth),

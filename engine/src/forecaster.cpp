@@ -17,6 +17,24 @@ int classIndex(OpClass c)
     return -1;
 }
 
+// The networks' input: one column of features per kernel geometry.
+Eigen::MatrixXd featureMatrix(OpClass c, const std::vector<KernelGeometry>& geometries, const GpuSpec& gpu)
+{
+    Eigen::MatrixXd features(kFeatureCount, Eigen::Index(geometries.size()));
+    for (std::size_t j = 0; j < geometries.size(); ++j) {
+        const FeatureVector fv = kernelFeatures(c, geometries[j], gpu);
+        for (int r = 0; r < kFeatureCount; ++r)
+            features(r, Eigen::Index(j)) = fv[std::size_t(r)];
+    }
+    return features;
+}
+
+// Kept away from zero so that times and logs stay finite.
+double safeUtilization(double alpha, double gamma, double waves)
+{
+    return std::max(utilizationFrom(alpha, gamma, waves), 1e-12);
+}
+
 } // namespace
 
 Forecaster::Forecaster(ModelSet models, std::shared_ptr<const TileDatabase> tiles)
@@ -52,10 +70,10 @@ const UtilizationModel* Forecaster::model(OpClass c) const
     return i < 0 ? nullptr : models_[std::size_t(i)].get();
 }
 
-KernelGeometry Forecaster::geometry(const Kernel& kernel, const GpuSpec& gpu) const
+KernelGeometry Forecaster::geometry(const Kernel& kernel, const GpuSpec& gpu, std::optional<GemmTile> pinnedTile) const
 {
     if (kernel.isGemm())
-        return gemmGeometry(kernel, tiles_->tileFor(gpu, kernel), gpu);
+        return gemmGeometry(kernel, pinnedTile ? *pinnedTile : tiles_->tileFor(gpu, kernel), gpu);
     return vectorGeometry(kernel, gpu);
 }
 
@@ -64,7 +82,8 @@ KernelForecast Forecaster::predict(const Kernel& kernel, const GpuSpec& gpu) con
     return predict(std::span<const Kernel>(&kernel, 1), gpu).front();
 }
 
-std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels, const GpuSpec& gpu) const
+std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels, const GpuSpec& gpu,
+                                                std::optional<GemmTile> pinnedTile) const
 {
     std::vector<KernelForecast> out(kernels.size());
     // Group kernels by class so each class's networks run once over one feature matrix.
@@ -76,7 +95,7 @@ std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels,
             f.seconds = f.secondsLow = f.secondsHigh = fallbackSeconds(k, gpu);
             continue;
         }
-        f.geometry = geometry(k, gpu);
+        f.geometry = geometry(k, gpu, pinnedTile);
         f.utilization = 1;
         f.seconds = f.secondsLow = f.secondsHigh = f.geometry.secondsAt(1.0);
         if (const int c = classIndex(k.opClass); c >= 0 && models_[std::size_t(c)])
@@ -87,21 +106,17 @@ std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels,
         if (idx.empty())
             continue;
         const UtilizationModel& model = *models_[c];
-        Eigen::MatrixXd features(kFeatureCount, Eigen::Index(idx.size()));
-        for (std::size_t j = 0; j < idx.size(); ++j) {
-            const FeatureVector fv = kernelFeatures(out[idx[j]].geometry, gpu);
-            for (int r = 0; r < kFeatureCount; ++r)
-                features(r, Eigen::Index(j)) = fv[std::size_t(r)];
-        }
-        const std::size_t members = model.memberCount();
-        Eigen::MatrixXd logSeconds(Eigen::Index(members), Eigen::Index(idx.size()));
-        for (std::size_t m = 0; m < members; ++m) {
+        std::vector<KernelGeometry> geometries;
+        for (std::size_t i : idx)
+            geometries.push_back(out[i].geometry);
+        const Eigen::MatrixXd features = featureMatrix(model.opClass(), geometries, gpu);
+        Eigen::MatrixXd logSeconds(Eigen::Index(model.memberCount()), features.cols());
+        for (std::size_t m = 0; m < model.memberCount(); ++m) {
             const Eigen::MatrixXd ag = model.alphaGamma(features, m);
-            for (std::size_t j = 0; j < idx.size(); ++j) {
-                const auto& g = out[idx[j]].geometry;
-                const double u = utilizationFrom(ag(0, Eigen::Index(j)), ag(1, Eigen::Index(j)), g.waves);
-                logSeconds(Eigen::Index(m), Eigen::Index(j)) =
-                    std::log(withLaunchFloor(g.secondsAt(std::max(u, 1e-12)), model.floorSeconds()));
+            for (Eigen::Index j = 0; j < features.cols(); ++j) {
+                const KernelGeometry& g = geometries[std::size_t(j)];
+                const double u = safeUtilization(ag(0, j), ag(1, j), g.waves);
+                logSeconds(Eigen::Index(m), j) = std::log(withLaunchFloor(g.secondsAt(u), model.floorSeconds()));
             }
         }
         for (std::size_t j = 0; j < idx.size(); ++j) {
@@ -114,6 +129,27 @@ std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels,
             f.learned = true;
         }
     }
+    return out;
+}
+
+std::vector<double> Forecaster::utilizationCurve(const Kernel& kernel, const GpuSpec& gpu,
+                                                 std::span<const double> waves) const
+{
+    if (kernel.opClass == OpClass::Other)
+        return {};
+    const UtilizationModel* learned = model(kernel.opClass);
+    if (!learned)
+        return std::vector<double>(waves.size(), 1.0);
+    const Eigen::MatrixXd features = featureMatrix(kernel.opClass, {geometry(kernel, gpu)}, gpu);
+    std::vector<double> logSum(waves.size(), 0.0);
+    for (std::size_t m = 0; m < learned->memberCount(); ++m) {
+        const Eigen::MatrixXd ag = learned->alphaGamma(features, m);
+        for (std::size_t j = 0; j < waves.size(); ++j)
+            logSum[j] += std::log(safeUtilization(ag(0, 0), ag(1, 0), waves[j]));
+    }
+    std::vector<double> out(waves.size());
+    for (std::size_t j = 0; j < waves.size(); ++j) // geometric mean: time is proportional to 1 / utilization
+        out[j] = std::exp(logSum[j] / double(learned->memberCount()));
     return out;
 }
 

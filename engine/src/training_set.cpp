@@ -93,7 +93,7 @@ std::array<ClassSamples, kLearnedClasses.size()> buildTrainingSamples(const std:
             if (c == kLearnedClasses.end())
                 continue;
             rows[std::size_t(c - kLearnedClasses.begin())].push_back(
-                {kernelFeatures(g, *gpu), g.waves, g.secondsAt(1.0), t.measurements[i].latencyMs * 1e-3, row.gpu});
+                {kernelFeatures(row.kernel.opClass, g, *gpu), g.waves, g.secondsAt(1.0), t.measurements[i].latencyMs * 1e-3, row.gpu});
         }
     }
     std::array<ClassSamples, kLearnedClasses.size()> out;

@@ -99,7 +99,7 @@ nlohmann::json UtilizationModel::toJson() const
     j["format"] = kFormat;
     j["op_class"] = std::string(opClassName(opClass_));
     j["features"] = nlohmann::json::array();
-    for (auto n : kFeatureNames)
+    for (auto n : featureNames(opClass_))
         j["features"].push_back(std::string(n));
     j["feature_mean"] = vectorToJson(norm_.mean);
     j["feature_scale"] = vectorToJson(norm_.scale);
@@ -139,10 +139,11 @@ UtilizationModel UtilizationModel::fromJson(const nlohmann::json& j, const std::
         throwInputError(source, "op_class", "expected bmm, linear, elementwise, softmax or ln");
     if (!j.contains("features") || !j["features"].is_array() || j["features"].size() != kFeatureCount)
         throwInputError(source, "features", "expected the " + std::to_string(kFeatureCount) + " feature names");
+    const FeatureNames& names = featureNames(*cls);
     for (std::size_t i = 0; i < kFeatureCount; ++i)
-        if (!j["features"][i].is_string() || j["features"][i].get<std::string>() != kFeatureNames[i])
+        if (!j["features"][i].is_string() || j["features"][i].get<std::string>() != names[i])
             throwInputError(source, "features[" + std::to_string(i) + "]",
-                            "expected \"" + std::string(kFeatureNames[i]) + "\" (weights from another version?)");
+                            "expected \"" + std::string(names[i]) + "\" (weights from another version?)");
     FeatureNormalization norm;
     norm.mean = vectorFromJson(j, source, "feature_mean", kFeatureCount, -kMaxFeature, kMaxFeature);
     norm.scale = vectorFromJson(j, source, "feature_scale", kFeatureCount, kMinScale, kMaxScale);

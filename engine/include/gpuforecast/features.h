@@ -1,6 +1,6 @@
 #pragma once
-// The inputs of the learned utilization: per-tile, per-SM ratios. They stay in the training range
-// even for a GPU or model far larger than anything measured, which is why the method extrapolates.
+// The inputs of the learned utilization. They are chosen so that a GPU outside the training set
+// lands inside the range the networks were trained on, which is why the method extrapolates.
 #include "gpuforecast/geometry.h"
 #include "gpuforecast/gpu_spec.h"
 
@@ -9,21 +9,39 @@
 
 namespace gpuforecast {
 
-// NeuSight's fourth feature, waves x tile bytes / per-SM L2, is left out on purpose: the training
-// GPUs have 2-6 MB of L2 and every current part has 40-126 MB, so the networks could only
-// extrapolate on it, and leave-one-GPU-out validation showed them doing so wildly (A100 linear
-// kernels forecast 60x too slow). See docs/accuracy.md.
 inline constexpr int kFeatureCount = 4;
-inline constexpr std::array<std::string_view, kFeatureCount> kFeatureNames{
+using FeatureNames = std::array<std::string_view, kFeatureCount>;
+
+// GEMMs (bmm, linear): per-tile, per-SM ratios. NeuSight's fourth feature, waves x tile bytes /
+// per-SM L2, is left out on purpose: the training GPUs have 2-6 MB of L2 and every current part
+// has 40-126 MB, so the networks could only extrapolate on it, and leave-one-GPU-out validation
+// showed them doing so wildly (A100 linear kernels forecast 60x too slow). See docs/accuracy.md.
+inline constexpr FeatureNames kGemmFeatureNames{
     "log_tile_compute_us",     // tile FLOPs / per-SM peak FLOP/s
     "log_tile_memory_us",      // tile bytes / per-SM bandwidth
     "log_footprint_vs_memory", // waves x tile bytes / per-SM memory
     "log_waves",
 };
 
+// Element-wise, softmax and layer-norm kernels: sizes only, nothing about the GPU. Their time is
+// bytes / bandwidth x (how much of the bandwidth the access pattern reaches), and with four
+// training GPUs any per-SM spec ratio identifies one of them: leave-one-GPU-out, A100 softmax
+// borrowed P100's poor efficiency because the two have similar bandwidth per SM (error 68%; with
+// these features 21%). The kernel's total bytes carries what per-SM features cannot: large
+// transfers keep DRAM streaming and amortise the launch, so efficiency keeps rising with size.
+inline constexpr FeatureNames kVectorFeatureNames{
+    "log_tile_bytes",     // DRAM bytes of one tile (a row for softmax and layer-norm)
+    "log_flops_per_byte", // which element-wise operator: add, gelu and tanh differ here
+    "log_kernel_bytes",   // all tiles
+    "log_waves",
+};
+
+const FeatureNames& featureNames(OpClass c);
+
 using FeatureVector = std::array<double, kFeatureCount>;
 
-FeatureVector kernelFeatures(const KernelGeometry& g, const GpuSpec& gpu);
+// The features of one kernel of class `c` (its geometry on `gpu`).
+FeatureVector kernelFeatures(OpClass c, const KernelGeometry& g, const GpuSpec& gpu);
 
 // The saturating wave law: utilization = gamma - (alpha * gamma) / waves, with alpha, gamma in (0, 1).
 // Writing the discount as a fraction of gamma keeps utilization in (0, gamma) for every wave count,

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -37,11 +38,24 @@ public:
     // invalid one throws ForecastError.
     static Forecaster loadFromDirectory(const std::string& weightsDir);
 
-    std::vector<KernelForecast> predict(std::span<const Kernel> kernels, const GpuSpec& gpu) const;
+    // `pinnedTile`: GEMMs use this tile instead of the one the forecaster would choose for each
+    // shape (a chart sweeping one kernel's size keeps that kernel's tile, so the wave staircase
+    // shows quantization alone, not the library switching tiles).
+    std::vector<KernelForecast> predict(std::span<const Kernel> kernels, const GpuSpec& gpu,
+                                        std::optional<GemmTile> pinnedTile = std::nullopt) const;
     KernelForecast predict(const Kernel& kernel, const GpuSpec& gpu) const;
 
     // Geometry only (tile choice included), e.g. for charts that sweep a dimension.
-    KernelGeometry geometry(const Kernel& kernel, const GpuSpec& gpu) const;
+    KernelGeometry geometry(const Kernel& kernel, const GpuSpec& gpu,
+                            std::optional<GemmTile> pinnedTile = std::nullopt) const;
+
+    // The wave law the networks predict for this kernel: utilization = gamma * (1 - alpha / waves)
+    // with the kernel's own (alpha, gamma), at other wave counts — the saturating curve its forecast
+    // sits on (charts plot it). Geometric mean over the ensemble as in predict(), without the launch
+    // floor. (A kernel that really had more waves would also have other features, hence another
+    // alpha and gamma; sweep its dimensions with predict() for that.) Classes without weights give
+    // 1, the roofline, at every wave count; memory-bound fallback kernels have no waves: {}.
+    std::vector<double> utilizationCurve(const Kernel& kernel, const GpuSpec& gpu, std::span<const double> waves) const;
 
     bool isLearned(OpClass c) const;
     const UtilizationModel* model(OpClass c) const;

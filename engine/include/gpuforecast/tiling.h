@@ -31,8 +31,8 @@ struct GemmTile {
 // Parses "ampere_sgemm_128x64_tn" -> {128, 64}. Returns nullopt for names without a tile.
 std::optional<GemmTile> parseGemmKernelName(const std::string& kernelName);
 
-// A GPU-independent rule: the largest of 128x128, 128x64, 64x64, 128x32, 64x32, 32x32 that gives
-// every SM a tile, else 32x32 with split-K. Used for linear layers (see tileFor).
+// A GPU-independent rule: the tile (128x128 ... 32x32) and split-K factor a small cost model of
+// waves x per-tile work finds cheapest on `smCount` SMs. Used for linear layers (see tileFor).
 GemmTile heuristicGemmTile(const Kernel& k, double smCount);
 
 // Elements per tile of a vector kernel, following PyTorch 2.1's launch configuration.
