@@ -5,6 +5,9 @@
 
 #include <QtTest>
 
+#include <algorithm>
+#include <numeric>
+
 using namespace gpuforecast;
 
 namespace {
@@ -104,9 +107,40 @@ private slots:
             QCOMPARE(p.stageSeconds.size(), std::size_t(4));
             const double fraction = p.bubbleSeconds / (p.computeSeconds + p.bubbleSeconds);
             QVERIFY(fraction <= previous + 1e-12);
-            QVERIFY(std::abs(fraction - pipelineBubbleFraction(4, m)) < 1e-9);
+            // The stages are unequal (the last holds the head), so the bubble is one micro-batch
+            // slot of every stage but the busiest, never more than the equal-stage textbook value.
+            const double busiest = *std::max_element(p.stageSeconds.begin(), p.stageSeconds.end());
+            const double total = std::accumulate(p.stageSeconds.begin(), p.stageSeconds.end(), 0.0);
+            QVERIFY(std::abs(p.bubbleSeconds - (total - busiest) / double(m)) < 1e-12);
+            QVERIFY(fraction <= pipelineBubbleFraction(4, m) + 1e-12);
+            if (m == 1) // one micro-batch walks through the stages one after another
+                QVERIFY(std::abs(p.computeSeconds + p.bubbleSeconds - total) < 1e-12);
             previous = fraction;
         }
+    }
+
+    void stepForecastAddsUpToTheParallelTotal_data()
+    {
+        QTest::addColumn<QString>("layout");
+        QTest::newRow("dp4") << "dp4";
+        QTest::newRow("tp2") << "tp2";
+        QTest::newRow("pp4_8") << "pp4_8";
+    }
+    void stepForecastAddsUpToTheParallelTotal()
+    {
+        QFETCH(QString, layout);
+        const auto p = forecastParallel(forecaster(), gpt2(), GraphOptions{8, 1024, true, false},
+                                        parseParallelLayout(layout.toStdString(), "test"), a100());
+        // The single-GPU view of the step (what the explorer's charts show) must tell the same story.
+        QVERIFY(std::abs(p.step.totalSeconds() - p.totalSeconds()) <= 1e-12 * p.totalSeconds());
+        QVERIFY(std::abs(p.step.computeSeconds() - p.computeSeconds) <= 1e-12 * p.computeSeconds);
+        QCOMPARE(p.step.commSeconds, p.commSeconds());
+        QCOMPARE(p.step.bubbleSeconds, p.bubbleSeconds);
+        double kernels = 0;
+        for (const auto& op : p.step.ops)
+            kernels += op.totalSeconds();
+        QVERIFY(std::abs(kernels - p.computeSeconds) <= 1e-9 * p.computeSeconds);
+        QCOMPARE(p.step.ops.size(), p.perGpu.ops.size());
     }
 
     void rejectedLayouts_data()

@@ -37,6 +37,29 @@ private slots:
         QCOMPARE(scenarioToJson(loadScenario(path)).dump(), scenarioToJson(s).dump());
     }
 
+    void parallelLayoutRoundTripsAndDefaultsToOneGpu()
+    {
+        const Scenario old = scenarioFromJson(validScenario(), "old.json"); // written before multi-GPU
+        QCOMPARE(old.parallel.gpus(), 1LL);
+        json j = validScenario();
+        j["parallel"] = json::parse(R"({"tp": 2, "pp": 4, "dp": 1, "microbatches": 8, "schedule": "gpipe"})");
+        const Scenario s = scenarioFromJson(j, "s.json");
+        QCOMPARE(s.parallel.tp, 2LL);
+        QCOMPARE(s.parallel.pp, 4LL);
+        QCOMPARE(s.parallel.microbatches, 8LL);
+        QVERIFY(s.parallel.schedule == PipelineSchedule::GPipe);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("s.json").toStdString();
+        saveScenario(s, path);
+        const Scenario back = loadScenario(path);
+        QCOMPARE(back.parallel.tp, 2LL);
+        QCOMPARE(back.parallel.pp, 4LL);
+        QCOMPARE(back.parallel.dp, 1LL);
+        QCOMPARE(back.parallel.microbatches, 8LL);
+        QVERIFY(back.parallel.schedule == PipelineSchedule::GPipe);
+        QCOMPARE(scenarioToJson(back).dump(), scenarioToJson(s).dump());
+    }
+
     void badFieldsAreNamed_data()
     {
         QTest::addColumn<QString>("pointer");
@@ -50,6 +73,12 @@ private slots:
         QTest::newRow("gpus not array") << "/gpus" << "\"T4\"" << "gpus";
         QTest::newRow("gpu id number") << "/gpus/0" << "7" << "gpus[0]";
         QTest::newRow("custom spec bad") << "/custom_gpus/0/sm_count" << "-1" << "custom_gpus[0]: sm_count";
+        QTest::newRow("parallel not object") << "/parallel" << "4" << "parallel";
+        QTest::newRow("tp zero") << "/parallel" << R"({"tp": 0})" << "parallel.tp";
+        QTest::newRow("pp fraction") << "/parallel" << R"({"pp": 1.5})" << "parallel.pp";
+        QTest::newRow("dp string") << "/parallel" << R"({"dp": "4"})" << "parallel.dp";
+        QTest::newRow("microbatches negative") << "/parallel" << R"({"microbatches": -2})" << "parallel.microbatches";
+        QTest::newRow("schedule unknown") << "/parallel" << R"({"schedule": "zero-bubble"})" << "parallel.schedule";
         QTest::newRow("embedded config bad") << "/model_config" << R"({"model_type": "gpt2"})" << "model_config";
     }
     void badFieldsAreNamed()

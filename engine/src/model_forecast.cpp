@@ -82,7 +82,7 @@ ModelForecast forecastModel(const Forecaster& forecaster, const ModelConfig& con
     const auto forecasts = forecaster.predict(kernels, gpu);
     r.ops.reserve(graph.size());
     for (std::size_t i = 0; i < graph.size(); ++i) {
-        OpForecast o{graph[i], forecasts[slot[i]]};
+        OpForecast o{graph[i], forecasts[slot[i]], 1.0};
         const double s = o.totalSeconds();
         switch (o.op.phase) {
         case Phase::Forward: r.forwardSeconds += s; break;

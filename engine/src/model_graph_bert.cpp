@@ -22,6 +22,7 @@ void buildBert(const ModelConfig& c, Builder& g, long long B, long long S)
 {
     const long long T = B * S, H = c.hidden, nh = c.heads, d = c.headDim, I = c.intermediate;
     const long long P = c.maxPositions;
+    const long long A = nh * d; // attention width: H unsharded, H / tp on one tensor-parallel GPU
     constexpr bool kBias = true;
 
     g.section(1, false);
@@ -44,9 +45,9 @@ void buildBert(const ModelConfig& c, Builder& g, long long B, long long S)
     g.endChain();
 
     g.section(c.layers, true);
-    g.linear("attn.q", T, H, H, kBias);
-    g.linear("attn.k", T, H, H, kBias);
-    g.linear("attn.v", T, H, H, kBias);
+    g.linear("attn.q", T, H, A, kBias);
+    g.linear("attn.k", T, H, A, kBias);
+    g.linear("attn.v", T, H, A, kBias);
     g.bmm("attn.scores", B * nh, S, d, S);
     g.beginChain();
     g.vec("attn.scale", "divu", B * nh * S, S);
@@ -56,7 +57,7 @@ void buildBert(const ModelConfig& c, Builder& g, long long B, long long S)
     g.endChain();
     g.bmm("attn.context", B * nh, S, S, d);
     g.copy("attn.merge_heads", "contiguous", {{B, S, nh, d}}, {B, S, nh, d});
-    g.linear("attn.out", T, H, H, kBias);
+    g.linear("attn.out", T, A, H, kBias);
     addAndNorm(g, "attn", B, S, H);
     g.linear("mlp.fc", T, H, I, kBias);
     g.beginChain();

@@ -20,6 +20,7 @@ void buildGpt2(const ModelConfig& c, Builder& g, long long B, long long S)
 {
     const long long T = B * S, H = c.hidden, nh = c.heads, d = c.headDim, I = c.intermediate;
     const long long P = c.maxPositions;
+    const long long A = nh * d; // attention width: H unsharded, H / tp on one tensor-parallel GPU
     // NeuSight lists a bias gradient for every Linear; GPT-2's lm_head has none, but we keep the
     // reference's convention so graphs and measured step times stay comparable.
     constexpr bool kBias = true;
@@ -35,11 +36,11 @@ void buildGpt2(const ModelConfig& c, Builder& g, long long B, long long S)
 
     g.section(c.layers, true);
     g.vec("ln_1", "ln", T, H);
-    g.linear("attn.qkv", T, H, 3 * H, kBias);
+    g.linear("attn.qkv", T, H, 3 * A, kBias);
     // split() returns views, yet the trace lists each getitem of the split as a copy of its
     // output; we keep them so memory traffic matches the reference.
     for (const char* part : {"attn.split_q", "attn.split_k", "attn.split_v"})
-        g.copy(part, "getitem", {{1}}, {B, S, H});
+        g.copy(part, "getitem", {{1}}, {B, S, A});
     g.bmm("attn.scores", B * nh, S, d, S);
     g.vec("attn.scale", "div", B * nh * S, S);
     g.copy("attn.causal_slice", "getitem", {{1, 1, P, P}, {1}, {1}}, {1, 1, S, S});
@@ -50,7 +51,7 @@ void buildGpt2(const ModelConfig& c, Builder& g, long long B, long long S)
     g.endChain();
     g.bmm("attn.context", B * nh, S, S, d);
     g.copy("attn.merge_heads", "contiguous", {{B, S, nh, d}}, {B, S, nh, d});
-    g.linear("attn.proj", T, H, H, kBias);
+    g.linear("attn.proj", T, A, H, kBias);
     g.beginChain();
     residual(g, "attn", B, S, H);
     g.endChain();

@@ -9,6 +9,7 @@ void buildOpt(const ModelConfig& c, Builder& g, long long B, long long S)
 {
     const long long T = B * S, H = c.hidden, nh = c.heads, d = c.headDim, F = c.intermediate;
     const long long W = c.wordProjection; // embedding width; project_in/out map it to H
+    const long long A = nh * d; // attention width: H unsharded, H / tp on one tensor-parallel GPU
     constexpr bool kBias = true; // the reference lists a bias gradient for every Linear
     const bool pre = c.preLayerNorm;
 
@@ -31,11 +32,11 @@ void buildOpt(const ModelConfig& c, Builder& g, long long B, long long S)
     g.section(c.layers, true);
     if (pre)
         g.vec("attn.ln", "ln", T, H);
-    g.linear("attn.q", T, H, H, kBias);
-    g.vec("attn.q_scale", "mulu", T, H);
-    g.linear("attn.k", T, H, H, kBias);
+    g.linear("attn.q", T, H, A, kBias);
+    g.vec("attn.q_scale", "mulu", T, A);
+    g.linear("attn.k", T, H, A, kBias);
     g.copy("attn.k_heads", "contiguous", {{B, nh, S, d}}, {B, nh, S, d});
-    g.linear("attn.v", T, H, H, kBias);
+    g.linear("attn.v", T, H, A, kBias);
     g.copy("attn.v_heads", "contiguous", {{B, nh, S, d}}, {B, nh, S, d});
     g.copy("attn.q_heads", "contiguous", {{B, nh, S, d}}, {B, nh, S, d});
     g.bmm("attn.scores", B * nh, S, d, S);
@@ -45,7 +46,7 @@ void buildOpt(const ModelConfig& c, Builder& g, long long B, long long S)
     g.dropout("attn.dropout", {B * nh, S, S});
     g.endChain();
     g.bmm("attn.context", B * nh, S, S, d);
-    g.linear("attn.out", T, H, H, kBias);
+    g.linear("attn.out", T, A, H, kBias);
     g.beginChain();
     g.dropout("attn.out_dropout", {B, S, H});
     g.vec("attn.residual", "add", T, H);

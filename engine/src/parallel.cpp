@@ -103,17 +103,36 @@ ParallelForecast forecastParallel(const Forecaster& forecaster, const ModelConfi
     r.perGpu = forecastModel(forecaster, shard, micro, gpu);
 
     // Split one micro-batch's compute into the repeated layers (divided among the stages) and the
-    // rest (embedding, final norm, head), which lands on the first or last stage.
-    double layerSeconds = 0, restSeconds = 0;
-    for (const auto& op : r.perGpu.ops)
-        (op.op.perLayer ? layerSeconds : restSeconds) += op.totalSeconds();
+    // rest (embedding, final norm, head), which lands on the last stage: it is the busiest, so the
+    // step forecast is its kernels, each repeated for every micro-batch.
     const double p = double(layout.pp), m = double(layout.microbatches);
+    double layerSeconds = 0;
+    r.step = r.perGpu;
+    r.step.options = options;
+    r.step.forwardSeconds = r.step.backwardSeconds = r.step.accumulateSeconds = 0;
+    for (auto& op : r.step.ops) {
+        if (op.op.perLayer)
+            layerSeconds += op.totalSeconds();
+        op.repeat = op.op.perLayer ? m / p : m;
+        const double s = op.totalSeconds();
+        (op.op.phase == Phase::Forward    ? r.step.forwardSeconds
+         : op.op.phase == Phase::Backward ? r.step.backwardSeconds
+                                          : r.step.accumulateSeconds) += s;
+    }
     r.stageSeconds.assign(std::size_t(layout.pp), layerSeconds / p * m);
-    r.stageSeconds.back() += restSeconds * m; // the head (and, with one stage, everything) is last
+    r.stageSeconds.back() = r.step.computeSeconds(); // the head (and, with one stage, everything) is last
     const double busiest = *std::max_element(r.stageSeconds.begin(), r.stageSeconds.end());
     r.computeSeconds = busiest;
-    // Fill and drain: every other stage idles for (p - 1) micro-batch slots of the busiest stage.
-    r.bubbleSeconds = layout.pp > 1 ? busiest / m * (p - 1) : 0;
+    // Fill and drain: the first micro-batch passes through every stage before the busiest one
+    // settles into its rhythm, and the last drains through the rest, so the step is the busiest
+    // stage's m slots plus one micro-batch slot of every other stage (GPipe; 1F1B has the same
+    // bubble). With equal stages this is the textbook (p - 1) / m of the busiest stage's work; the
+    // stages are not equal (the last holds the head), and with one micro-batch the step is exactly
+    // the sum of the stages.
+    double stagesTotal = 0;
+    for (double s : r.stageSeconds)
+        stagesTotal += s;
+    r.bubbleSeconds = layout.pp > 1 ? (stagesTotal - busiest) / m : 0;
 
     const double bw = gpu.interconnectBandwidthGBps, lat = gpu.interconnectLatencyUs;
     const double activationBytes = double(micro.batch) * double(options.seq) * double(config.hidden) * kFloatBytes;
@@ -133,6 +152,8 @@ ParallelForecast forecastParallel(const Forecaster& forecaster, const ModelConfi
         const double gradientBytes = r.perGpu.memory.parametersCount * kFloatBytes / p;
         r.dataCommSeconds = ringAllReduceSeconds(gradientBytes, layout.dp, bw, lat);
     }
+    r.step.commSeconds = r.commSeconds();
+    r.step.bubbleSeconds = r.bubbleSeconds;
     return r;
 }
 

@@ -7,8 +7,36 @@
 
 namespace gpuforecast {
 namespace {
+
 constexpr const char* kFormat = "gpuforecast-scenario-1";
+
+// Every field optional (files written before multi-GPU forecasts have no "parallel" at all); whether
+// the layout suits the model is checked where the model is known, by validateLayout.
+ParallelLayout parallelFromJson(const nlohmann::json& j, const json_fields::Context& ctx)
+{
+    using namespace json_fields;
+    ParallelLayout l;
+    l.tp = optionalInteger(j, ctx, "tp", 1, 4096).value_or(1);
+    l.pp = optionalInteger(j, ctx, "pp", 1, 4096).value_or(1);
+    l.dp = optionalInteger(j, ctx, "dp", 1, 4096).value_or(1);
+    l.microbatches = optionalInteger(j, ctx, "microbatches", 1, 1 << 20).value_or(1);
+    const std::string schedule = optionalString(j, ctx, "schedule").value_or("1f1b");
+    if (schedule != "gpipe" && schedule != "1f1b")
+        throwInputError(ctx.source, ctx.name("schedule"), "expected \"gpipe\" or \"1f1b\", got \"" + schedule + "\"");
+    l.schedule = schedule == "gpipe" ? PipelineSchedule::GPipe : PipelineSchedule::OneFOneB;
+    return l;
 }
+
+nlohmann::json parallelToJson(const ParallelLayout& l)
+{
+    return {{"tp", l.tp},
+            {"pp", l.pp},
+            {"dp", l.dp},
+            {"microbatches", l.microbatches},
+            {"schedule", l.schedule == PipelineSchedule::GPipe ? "gpipe" : "1f1b"}};
+}
+
+} // namespace
 
 Scenario scenarioFromJson(const nlohmann::json& j, const std::string& source)
 {
@@ -35,6 +63,8 @@ Scenario scenarioFromJson(const nlohmann::json& j, const std::string& source)
     if (j.contains("fusion") && !j["fusion"].is_boolean())
         throwInputError(source, "fusion", "expected true or false");
     s.options.fusion = j.value("fusion", false);
+    if (j.contains("parallel") && !j["parallel"].is_null())
+        s.parallel = parallelFromJson(requireObject(j, ctx, "parallel"), ctx.child("parallel"));
     if (!j.contains("gpus") || !j["gpus"].is_array() || j["gpus"].size() > 256)
         throwInputError(source, "gpus", "expected an array of at most 256 GPU ids");
     for (std::size_t i = 0; i < j["gpus"].size(); ++i) {
@@ -62,6 +92,7 @@ nlohmann::json scenarioToJson(const Scenario& s)
     j["seq"] = s.options.seq;
     j["mode"] = s.options.training ? "training" : "inference";
     j["fusion"] = s.options.fusion;
+    j["parallel"] = parallelToJson(s.parallel);
     j["gpus"] = s.gpus;
     j["custom_gpus"] = nlohmann::json::array();
     for (const auto& g : s.customGpus)

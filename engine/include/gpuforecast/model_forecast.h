@@ -13,7 +13,10 @@ namespace gpuforecast {
 struct OpForecast {
     GraphKernel op;
     KernelForecast forecast;             // one launch
-    double totalSeconds() const { return forecast.seconds * double(op.count); }
+    // How often one GPU runs the op's `count` launches per step: 1 on its own; in a pipeline, every
+    // micro-batch, and of the repeated layers only its stage's share (parallel.h), so not whole.
+    double repeat = 1;
+    double totalSeconds() const { return forecast.seconds * double(op.count) * repeat; }
 };
 
 struct MemoryEstimate {
@@ -33,7 +36,10 @@ struct ModelForecast {
     std::string model, gpu;
     GraphOptions options;
     double forwardSeconds = 0, backwardSeconds = 0, accumulateSeconds = 0;
-    double totalSeconds() const { return forwardSeconds + backwardSeconds + accumulateSeconds; }
+    // Multi-GPU only (parallel.h): time the GPU waits on its links and for the pipeline to fill and drain.
+    double commSeconds = 0, bubbleSeconds = 0;
+    double computeSeconds() const { return forwardSeconds + backwardSeconds + accumulateSeconds; }
+    double totalSeconds() const { return computeSeconds() + commSeconds + bubbleSeconds; }
     std::vector<OpForecast> ops; // graph order
     MemoryEstimate memory;
     double gpuMemoryBytes = 0;

@@ -40,6 +40,9 @@ struct ParallelForecast {
     double dataCommSeconds = 0;     // DP gradient all-reduce
     double bubbleSeconds = 0;
     std::vector<double> stageSeconds; // compute of each pipeline stage for all micro-batches
+    // The busiest GPU's whole step as one model forecast (what a single-GPU view can show): its
+    // kernels with their repeats per step, plus its communication and bubble; totals agree.
+    ModelForecast step;
     double commSeconds() const { return tensorCommSeconds + pipelineCommSeconds + dataCommSeconds; }
     double totalSeconds() const { return computeSeconds + bubbleSeconds + commSeconds(); }
 };

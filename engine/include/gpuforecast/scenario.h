@@ -4,6 +4,7 @@
 // One file a colleague can open and see the same forecasts.
 #include "gpuforecast/gpu_spec.h"
 #include "gpuforecast/model_graph.h"
+#include "gpuforecast/parallel.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,7 @@ struct Scenario {
     std::string model;          // bundled model id, or the embedded config's id
     nlohmann::json modelConfig; // the config.json itself when the model is not bundled; null otherwise
     GraphOptions options;
+    ParallelLayout parallel;         // optional in the file: one GPU when absent
     std::vector<std::string> gpus;  // compared GPUs, in chart order
     std::vector<GpuSpec> customGpus; // sheets that are not (or differ from) the bundled ones
 };
