@@ -1,6 +1,7 @@
 // The explorer, driven the way a user drives it: edit a spec cell, type a bad value, undo, toggle
 // GPUs, export a chart. Runs offscreen.
 #include "breakdown_chart.h"
+#include "compare_chart.h"
 #include "forecast_session.h"
 #include "gpu_list_model.h"
 #include "main_window.h"
@@ -18,7 +19,9 @@
 #include <set>
 #include <QImage>
 #include <QProcess>
+#include <QSortFilterProxyModel>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -212,8 +215,10 @@ private slots:
                 QVERIFY(s.waves[i] >= s.waves[i - 1]);
         }
         WavesChart chart(&session);
-        chart.setKernel("attn.qkv");
-        QCOMPARE(chart.plot()->graphCount(), 4);
+        chart.setSelectedOperator("attn.qkv");
+        QCOMPARE(chart.shownOperator(), QString("attn.qkv"));
+        QCOMPARE(chart.sweeps().size(), std::size_t(4));
+        QCOMPARE(chart.curves().size(), std::size_t(4));
         if (qEnvironmentVariableIsSet("GPUFORECAST_SAVE_CHARTS")) // for looking at it by eye
             chart.plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + "/waves.png", 1200, 700);
     }
@@ -337,6 +342,145 @@ private slots:
         QCOMPARE(p.exitCode(), 0);
         const QImage image(out);
         QVERIFY(image.width() >= 1400 && image.height() >= 900);
+    }
+
+    void wavesChartShowsTheLearnedLawAndTheWaveBoundaries()
+    {
+        ForecastSession session(nullptr, store());
+        WavesChart chart(&session);
+        // Unpicked, the chart shows the costliest compute kernel of the first GPU.
+        const OpForecast* largest = nullptr;
+        for (const auto& op : session.forecasts()->front().ops)
+            if (op.op.kernel.opClass != OpClass::Other && (!largest || op.totalSeconds() > largest->totalSeconds()))
+                largest = &op;
+        QVERIFY(largest);
+        QCOMPARE(chart.shownOperator(), QString::fromStdString(largest->op.node));
+        QCOMPARE(chart.curves().size(), std::size_t(4));
+        for (std::size_t g = 0; g < chart.curves().size(); ++g) {
+            const auto& c = chart.curves()[g];
+            QVERIFY(c.utilization.size() > 10);
+            for (std::size_t i = 0; i < c.utilization.size(); ++i) { // saturating, under the roofline
+                QVERIFY2(c.utilization[i] > 0 && c.utilization[i] < 1, qPrintable(c.gpu));
+                if (i > 0)
+                    QVERIFY2(c.utilization[i] >= c.utilization[i - 1] - 1e-12,
+                             qPrintable(QString("%1 at %2 waves").arg(c.gpu).arg(c.waves[i])));
+            }
+            // The marked point is the kernel's own: its wave count, and the forecast's utilization
+            // (which the launch floor can only lower).
+            const OpForecast& own = *std::find_if((*session.forecasts())[g].ops.begin(), (*session.forecasts())[g].ops.end(),
+                                                  [&](const OpForecast& o) { return o.op.node == largest->op.node; });
+            QCOMPARE(c.ownWaves, own.forecast.geometry.waves);
+            QVERIFY(own.forecast.utilization <= c.ownUtilization * (1 + 1e-9));
+            QCOMPARE(double(c.fill.fullWaves) + (c.fill.partialFill > 0 ? 1 : 0), c.ownWaves);
+        }
+        // Boundary markers sit where the first GPU gains a wave.
+        QVERIFY(!chart.markedBoundaries().empty());
+        const GpuSpec first = session.effectiveGpu(session.selectedGpus().front());
+        for (double b : chart.markedBoundaries()) {
+            const auto wavesAt = [&](double size) {
+                return session.forecaster().geometry(withSweptSize(largest->op.kernel, (long long)size), first).waves;
+            };
+            QVERIFY2(wavesAt(b) != wavesAt(b - 1), qPrintable(QString::number(b)));
+        }
+        // The kernel's own position is annotated with how full its last wave is.
+        const WaveFill fill = chart.curves().front().fill;
+        const QString expected = fill.partialFill > 0 ? QString("partial wave of %1%").arg(100 * fill.partialFill, 0, 'f', 0)
+                                                      : QString("no partial wave");
+        bool annotated = false;
+        for (int i = 0; i < chart.plot()->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(chart.plot()->item(i)))
+                annotated |= text->text().contains(expected);
+        QVERIFY2(annotated, qPrintable(expected));
+    }
+
+    void pickingAnOperatorHighlightsItAcrossCharts()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        auto* roofline = window.findChild<RooflineChart*>();
+        auto* waves = window.findChild<WavesChart*>();
+        QVERIFY(roofline && waves);
+        QVERIFY(roofline->highlighted().empty());
+        QTableView* table = nullptr;
+        for (auto* view : window.findChildren<QTableView*>())
+            if (auto* proxy = qobject_cast<QSortFilterProxyModel*>(view->model()); proxy && proxy->sourceModel() == window.operatorModel())
+                table = view;
+        QVERIFY(table);
+        QStringList picked;
+        for (int row = table->model()->rowCount() - 1; row >= 0 && picked.size() < 2; --row) { // two compute kernels
+            const QString name = table->model()->index(row, OperatorTableModel::Name).data().toString();
+            if (table->model()->index(row, OperatorTableModel::Class).data().toString() == "other" || picked.contains(name))
+                continue;
+            picked << name;
+            table->selectionModel()->setCurrentIndex(table->model()->index(row, 0),
+                                                     QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            QCOMPARE(waves->shownOperator(), name);
+            QCOMPARE(roofline->selectedOperator(), name);
+            QCOMPARE(roofline->highlighted().size(), session.forecasts()->size()); // ringed on every GPU
+            for (std::size_t g = 0; g < session.forecasts()->size(); ++g) {
+                const auto& h = roofline->highlighted()[g];
+                QCOMPARE(h.point.name, name);
+                const auto points = rooflinePoints((*session.forecasts())[g]);
+                QVERIFY(std::any_of(points.begin(), points.end(), [&](const RooflinePoint& p) {
+                    return p.name == name && p.gflops == h.point.gflops && p.intensity == h.point.intensity;
+                }));
+            }
+        }
+        QCOMPARE(picked.size(), 2);
+    }
+
+    void toolTipsNameTheGpuTheKernelAndTheUnit()
+    {
+        ForecastSession session(nullptr, store());
+        const QString gpu0 = session.selectedGpus().front();
+        auto shown = [](ChartWidget& chart) { // laid out as on screen, so pixels map to data
+            chart.resize(1200, 700);
+            chart.show(); // hidden widgets get no resize events
+            QVERIFY(QTest::qWaitForWindowExposed(&chart));
+            chart.plot()->replot();
+        };
+        RooflineChart roofline(&session);
+        roofline.setSelectedOperator("attn.qkv");
+        shown(roofline);
+        const RooflinePoint qkv = roofline.highlighted().front().point;
+        QCPAxis* x = roofline.plot()->xAxis;
+        QCPAxis* y = roofline.plot()->yAxis;
+        const QString onKernel = roofline.toolTipAt({x->coordToPixel(qkv.intensity), y->coordToPixel(qkv.gflops)});
+        QVERIFY2(onKernel.contains(gpu0) && onKernel.contains("attn.qkv") && onKernel.contains("GFLOP/s"), qPrintable(onKernel));
+        const QString sky = roofline.toolTipAt({x->coordToPixel(0.06), y->coordToPixel(y->range().upper * 0.9)});
+        QVERIFY2(sky.isEmpty(), qPrintable(sky)); // nothing up there
+
+        WavesChart waves(&session);
+        waves.setSelectedOperator("attn.qkv");
+        shown(waves);
+        const auto& sweep = waves.sweeps()[1];
+        const std::size_t mid = sweep.dimension.size() / 2;
+        const QString onStep = waves.toolTipAt({waves.plot()->xAxis->coordToPixel(sweep.dimension[mid]),
+                                                waves.plot()->yAxis->coordToPixel(sweep.ms[mid])});
+        QVERIFY2(onStep.contains(sweep.gpu) && onStep.contains("attn.qkv") && onStep.contains(" ms"), qPrintable(onStep));
+        QCPAxisRect* lawRect = waves.plot()->axisRects().front() == waves.plot()->xAxis->axisRect()
+                                   ? waves.plot()->axisRects().back()
+                                   : waves.plot()->axisRects().front();
+        const auto& curve = waves.curves().front();
+        const QString onOwn = waves.toolTipAt({lawRect->axis(QCPAxis::atBottom)->coordToPixel(curve.ownWaves),
+                                               lawRect->axis(QCPAxis::atLeft)->coordToPixel(curve.ownUtilization)});
+        QVERIFY2(onOwn.contains(gpu0) && onOwn.contains("utilization") && onOwn.contains("wave"), qPrintable(onOwn));
+
+        CompareChart compare(&session);
+        shown(compare);
+        const double e2e = session.forecasts()->front().totalSeconds() * 1e3;
+        const QString onBar = compare.toolTipAt({compare.plot()->xAxis->coordToPixel(1), compare.plot()->yAxis->coordToPixel(e2e / 2)});
+        QVERIFY2(onBar.contains(gpu0) && onBar.contains(QString::number(e2e, 'f', 2) + " ms"), qPrintable(onBar));
+
+        SensitivityChart sensitivity(&session);
+        shown(sensitivity);
+        const SpecSensitivity top = sensitivity.shown().front(); // drawn as the top row, the last key
+        auto* lower = qobject_cast<QCPBars*>(sensitivity.plot()->plottable(0)); // the "x 0.8" bars
+        QPointF tip = lower->dataPixelPosition(int(sensitivity.shown().size()) - 1);
+        tip.setX((tip.x() + sensitivity.plot()->xAxis->coordToPixel(0)) / 2); // halfway along the bar
+        const QString onRow = sensitivity.toolTipAt(tip);
+        QVERIFY2(onRow.contains(QString::fromStdString(top.label)) && onRow.contains(QString::number(100 * top.lowerChange, 'f', 1) + "%"),
+                 qPrintable(onRow));
     }
 };
 

@@ -2,22 +2,49 @@
 
 #include "chart_style.h"
 
+#include <algorithm>
+
 #include <qcustomplot.h>
 
+#include <QBrush>
 #include <QCheckBox>
 #include <QToolTip>
 #include <QVBoxLayout>
 
 namespace gpuforecast::ui {
+namespace {
+
+QString rowLabel(std::size_t row)
+{
+    if (row == kCommunicationRow)
+        return QObject::tr("Communication");
+    if (row == kBubbleRow)
+        return QObject::tr("Pipeline bubble (idle)");
+    return classLabel(kChartClasses[row]);
+}
+
+QBrush rowBrush(std::size_t row)
+{
+    if (row == kCommunicationRow)
+        return QColor(213, 94, 0); // Okabe-Ito vermillion: not used by any operator class
+    if (row == kBubbleRow)
+        return QBrush(QColor(120, 120, 120), Qt::BDiagPattern); // hatched: time spent doing nothing
+    return classColor(kChartClasses[row]);
+}
+
+} // namespace
 
 std::vector<std::vector<double>> classBreakdownMs(const ForecastList& forecasts)
 {
-    std::vector<std::vector<double>> v(kChartClasses.size(), std::vector<double>(forecasts.size(), 0.0));
-    for (std::size_t g = 0; g < forecasts.size(); ++g)
+    std::vector<std::vector<double>> v(kBubbleRow + 1, std::vector<double>(forecasts.size(), 0.0));
+    for (std::size_t g = 0; g < forecasts.size(); ++g) {
         for (const auto& op : forecasts[g].ops) {
             const auto it = std::find(kChartClasses.begin(), kChartClasses.end(), op.op.kernel.opClass);
             v[std::size_t(it - kChartClasses.begin())][g] += op.totalSeconds() * 1e3;
         }
+        v[kCommunicationRow][g] = forecasts[g].commSeconds * 1e3;
+        v[kBubbleRow][g] = forecasts[g].bubbleSeconds * 1e3;
+    }
     return v;
 }
 
@@ -54,11 +81,13 @@ void BreakdownChart::rebuild()
     for (int g = 0; g < gpuNames_.size(); ++g)
         keys << g + 1;
     QCPBars* below = nullptr;
-    for (std::size_t c = 0; c < kChartClasses.size(); ++c) {
+    for (std::size_t c = 0; c < values_.size(); ++c) {
+        if (c >= kChartClasses.size() && std::all_of(values_[c].begin(), values_[c].end(), [](double v) { return v == 0; }))
+            continue; // one GPU: no communication or bubble to show, nor to list in the legend
         auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
-        bars->setName(classLabel(kChartClasses[c]));
+        bars->setName(rowLabel(c));
         bars->setPen(Qt::NoPen);
-        bars->setBrush(classColor(kChartClasses[c]));
+        bars->setBrush(rowBrush(c));
         bars->setWidth(0.6);
         bars->setData(keys, QVector<double>(values_[c].begin(), values_[c].end()), true);
         if (below)
@@ -79,11 +108,18 @@ void BreakdownChart::rebuild()
     }
     plot_->yAxis->setRange(0, top > 0 ? top * 1.08 : 1);
     plot_->yAxis->setLabel(norm ? tr("Share of step time (%)") : tr("Latency per step (ms)"));
-    plot_->xAxis->setLabel(tr("%1, batch %2 x seq %3, %4")
+    const ParallelLayout& layout = session_->layout();
+    const QString gpus = layout.gpus() == 1 ? QString()
+                                            : tr(", busiest of %1 GPUs (TP %2, PP %3, DP %4)")
+                                                  .arg(layout.gpus())
+                                                  .arg(layout.tp)
+                                                  .arg(layout.pp)
+                                                  .arg(layout.dp);
+    plot_->xAxis->setLabel(tr("%1, batch %2 x seq %3, %4%5")
                                .arg(session_->modelName())
                                .arg(session_->options().batch)
                                .arg(session_->options().seq)
-                               .arg(session_->options().training ? tr("training step") : tr("inference")));
+                               .arg(session_->options().training ? tr("training step") : tr("inference"), gpus));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -97,12 +133,12 @@ void BreakdownChart::showToolTip(QMouseEvent* event)
         return;
     }
     double base = 0;
-    for (std::size_t c = 0; c < kChartClasses.size(); ++c) {
+    for (std::size_t c = 0; c < values_.size(); ++c) {
         const double v = values_[c][std::size_t(g)];
         if (y >= base && y < base + v) {
             QToolTip::showText(event->globalPosition().toPoint(),
                                QString("%1\n%2: %3 %4")
-                                   .arg(gpuNames_[g], classLabel(kChartClasses[c]))
+                                   .arg(gpuNames_[g], rowLabel(c))
                                    .arg(v, 0, 'f', 2)
                                    .arg(normalized_->isChecked() ? "%" : "ms"),
                                plot_);

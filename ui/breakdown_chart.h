@@ -1,6 +1,7 @@
 #pragma once
 // Stacked latency bars: one bar per compared GPU, stacked by operator class — where the time goes
-// and how it shifts between GPUs. Absolute (ms) or normalised (share of each GPU's total).
+// and how it shifts between GPUs — and, for a multi-GPU layout, by the time spent communicating and
+// idle in the pipeline bubble. Absolute (ms) or normalised (share of each GPU's total).
 #include "forecast_session.h"
 
 #include "chart_widget.h"
@@ -15,7 +16,12 @@ namespace gpuforecast::ui {
 inline constexpr std::array<OpClass, 6> kChartClasses{OpClass::Bmm,     OpClass::Linear,    OpClass::Elementwise,
                                                       OpClass::Softmax, OpClass::LayerNorm, OpClass::Other};
 
-// Milliseconds per class (rows, in kChartClasses order) per GPU (columns, in forecast order).
+// Rows after the operator classes: zero on one GPU.
+inline constexpr std::size_t kCommunicationRow = kChartClasses.size();
+inline constexpr std::size_t kBubbleRow = kChartClasses.size() + 1;
+
+// Milliseconds per class (rows, in kChartClasses order), then communication and bubble, per GPU
+// (columns, in forecast order). The rows of one column add up to its forecast's total.
 std::vector<std::vector<double>> classBreakdownMs(const ForecastList& forecasts);
 
 class BreakdownChart : public ChartWidget {

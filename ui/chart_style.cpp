@@ -34,21 +34,36 @@ QString classLabel(OpClass c)
     return {};
 }
 
+QColor gpuColor(std::size_t index)
+{
+    static const QColor others[] = {QColor(213, 94, 0), QColor(0, 114, 178), QColor(204, 121, 167), QColor(0, 158, 115),
+                                    QColor(230, 159, 0)};
+    if (index % 6 == 0)
+        return QApplication::palette().color(QPalette::Text);
+    return others[index % 6 - 1];
+}
+
 void applyChartStyle(QCustomPlot* plot)
 {
     const QPalette pal = QApplication::palette();
     plot->setBackground(pal.color(QPalette::Base));
-    for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
-        axis->setBasePen(QPen(pal.color(QPalette::Text)));
-        axis->setTickPen(QPen(pal.color(QPalette::Text)));
-        axis->setSubTickPen(QPen(pal.color(QPalette::Text)));
-        axis->setTickLabelColor(pal.color(QPalette::Text));
-        axis->setLabelColor(pal.color(QPalette::Text));
-        axis->grid()->setPen(QPen(pal.color(QPalette::Mid), 0, Qt::DotLine));
+    // Every axis rect and legend, not only the default ones: some charts have two panels.
+    for (QCPAxisRect* rect : plot->axisRects()) {
+        for (QCPAxis* axis : rect->axes()) {
+            axis->setBasePen(QPen(pal.color(QPalette::Text)));
+            axis->setTickPen(QPen(pal.color(QPalette::Text)));
+            axis->setSubTickPen(QPen(pal.color(QPalette::Text)));
+            axis->setTickLabelColor(pal.color(QPalette::Text));
+            axis->setLabelColor(pal.color(QPalette::Text));
+            axis->grid()->setPen(QPen(pal.color(QPalette::Mid), 0, Qt::DotLine));
+        }
+        for (QCPLayoutElement* element : rect->insetLayout()->elements(false))
+            if (auto* legend = qobject_cast<QCPLegend*>(element)) {
+                legend->setBrush(pal.color(QPalette::Base));
+                legend->setTextColor(pal.color(QPalette::Text));
+                legend->setBorderPen(QPen(pal.color(QPalette::Mid)));
+            }
     }
-    plot->legend->setBrush(pal.color(QPalette::Base));
-    plot->legend->setTextColor(pal.color(QPalette::Text));
-    plot->legend->setBorderPen(QPen(pal.color(QPalette::Mid)));
 }
 
 } // namespace gpuforecast::ui

@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 
+#include <QToolTip>
 #include <QVBoxLayout>
 
 namespace gpuforecast::ui {
@@ -20,11 +21,81 @@ void ChartWidget::followSession()
     rebuild();
 }
 
+void ChartWidget::setSelectedOperator(const QString& opName)
+{
+    if (opName == selectedOperator_)
+        return;
+    selectedOperator_ = opName;
+    if (following_)
+        rebuild();
+}
+
 void ChartWidget::changeEvent(QEvent* event)
 {
     if (following_ && event->type() == QEvent::PaletteChange)
         rebuild();
     QWidget::changeEvent(event);
+}
+
+QString ChartWidget::toolTipAt(const QPointF&) const { return {}; }
+
+void ChartWidget::enableToolTips()
+{
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+        const QString text = toolTipAt(event->position());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
+    });
+}
+
+void ChartWidget::placeLegendBeside()
+{
+    auto* grid = plot_->plotLayout();
+    plot_->legend->setVisible(true);
+    plot_->legend->layout()->take(plot_->legend);
+    auto* side = new QCPLayoutGrid;
+    grid->addElement(0, grid->columnCount(), side);
+    side->addElement(0, 0, plot_->legend);
+    side->addElement(1, 0, new QCPLayoutElement(plot_)); // pushes the legend to the top
+    side->setRowStretchFactors({0.01, 1});
+    side->setMargins(QMargins(4, 8, 8, 8)); // the legend's frame clear of the widget's edge
+    grid->setColumnStretchFactor(grid->columnCount() - 1, 0.01); // as wide as the legend, no wider
+    // The legend's height must not become the tab's size hint: the window's splitter sizes itself
+    // from the tabs' hints, so a long legend would reshape the default window. 0 = from content.
+    side->setMinimumSize(0, 1);
+}
+
+ChartWidget::GraphPoint ChartWidget::graphPointAt(const QPointF& pixel) const
+{
+    constexpr double kReachPx = 8; // about a marker's radius plus a steady hand
+    GraphPoint best;
+    double bestDistance = kReachPx * kReachPx;
+    for (int g = 0; g < plot_->graphCount(); ++g) {
+        const QCPGraph* graph = plot_->graph(g);
+        if (!graph->visible())
+            continue;
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+            const QPointF d = graph->coordsToPixels(it->key, it->value) - pixel;
+            const double distance = d.x() * d.x() + d.y() * d.y();
+            if (distance <= bestDistance) { // later graphs are drawn on top, so they win ties
+                bestDistance = distance;
+                best = {graph, int(it - graph->data()->constBegin()), it->key, it->value};
+            }
+        }
+    }
+    return best;
+}
+
+int ChartWidget::barAt(const QCPBars* bars, const QPointF& pixel)
+{
+    // QCPBars knows its bars' rectangles, groups and orientation included.
+    QVariant details;
+    if (bars->selectTest(pixel, false, &details) < 0)
+        return -1;
+    const auto hit = details.value<QCPDataSelection>();
+    return hit.isEmpty() ? -1 : hit.dataRange().begin();
 }
 
 } // namespace gpuforecast::ui

@@ -1,11 +1,15 @@
 #pragma once
-// What every chart tab shares: a QCustomPlot filling the widget, and a redraw from the session's
-// forecasts whenever they change or the palette (light/dark theme) does. Subclasses only draw.
+// What every chart tab shares: a QCustomPlot filling the widget, a redraw from the session's
+// forecasts whenever they change or the palette (light/dark theme) does, the operator picked in the
+// operator table, and hover tooltips. Subclasses only draw and say what a point means.
 #include "forecast_session.h"
 
 #include <QEvent>
+#include <QPointF>
 #include <QWidget>
 
+class QCPBars;
+class QCPGraph;
 class QCustomPlot;
 class QVBoxLayout;
 
@@ -16,6 +20,15 @@ class ChartWidget : public QWidget {
 public:
     QCustomPlot* plot() const { return plot_; }
 
+    // The operator picked in the operator table (a graph node name, empty for none); charts that
+    // show single kernels highlight it.
+    void setSelectedOperator(const QString& opName);
+    QString selectedOperator() const { return selectedOperator_; }
+
+    // The hover text for a point of the plot, in plot pixels; empty where there is nothing under it.
+    // Public so the text can be checked without a real mouse.
+    virtual QString toolTipAt(const QPointF& pixel) const;
+
 protected:
     ChartWidget(ForecastSession* session, QWidget* parent);
     virtual void rebuild() = 0;
@@ -23,12 +36,28 @@ protected:
     QVBoxLayout* layout() const { return layout_; } // for controls above the plot
     // Connects forecastsChanged to rebuild(); call at the end of the subclass constructor.
     void followSession();
+    // Shows toolTipAt() while the mouse moves over the plot; for subclasses that implement it.
+    void enableToolTips();
+    // Shows the legend in a column right of the plot area, where it never hides data.
+    void placeLegendBeside();
+
+    // For toolTipAt(): the data point of any graph (in any axis rect) nearest `pixel`, if one lies
+    // within a few pixels.
+    struct GraphPoint {
+        const QCPGraph* graph = nullptr;
+        int index = -1;
+        double key = 0, value = 0;
+    };
+    GraphPoint graphPointAt(const QPointF& pixel) const;
+    // The data index of the bar of `bars` under `pixel` (vertical or horizontal bars), or -1.
+    static int barAt(const QCPBars* bars, const QPointF& pixel);
 
     ForecastSession* session_;
     QCustomPlot* plot_;
 
 private:
     QVBoxLayout* layout_;
+    QString selectedOperator_;
     bool following_ = false; // no redraw before the subclass is constructed
 };
 

@@ -11,6 +11,7 @@ namespace gpuforecast::ui {
 CompareChart::CompareChart(ForecastSession* session, QWidget* parent)
     : ChartWidget(session, parent)
 {
+    enableToolTips();
     followSession();
 }
 
@@ -27,11 +28,11 @@ void CompareChart::rebuild()
         values << (*forecasts)[g].totalSeconds() * 1e3;
         ticker->addTick(double(g + 1), QString::fromStdString((*forecasts)[g].gpu));
     }
-    auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
-    bars->setData(keys, values, true);
-    bars->setWidth(0.6);
-    bars->setPen(Qt::NoPen);
-    bars->setBrush(QColor(0, 114, 178));
+    bars_ = new QCPBars(plot_->xAxis, plot_->yAxis);
+    bars_->setData(keys, values, true);
+    bars_->setWidth(0.6);
+    bars_->setPen(Qt::NoPen);
+    bars_->setBrush(QColor(0, 114, 178));
     const double top = values.isEmpty() ? 1 : *std::max_element(values.begin(), values.end());
     const double base = values.isEmpty() ? 1 : values.front();
     const auto& opt = session_->options();
@@ -64,6 +65,23 @@ void CompareChart::rebuild()
     plot_->yAxis->setRange(0, top * 1.55);
     plot_->yAxis->setLabel(tr("End-to-end latency per step (ms)"));
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString CompareChart::toolTipAt(const QPointF& pixel) const
+{
+    const auto forecasts = session_->forecasts();
+    const int g = bars_ ? barAt(bars_, pixel) : -1;
+    if (g < 0 || g >= int(forecasts->size()))
+        return {};
+    const ModelForecast& f = (*forecasts)[std::size_t(g)];
+    QString text = tr("%1\n%2: %3 ms per step")
+                       .arg(QString::fromStdString(f.gpu), session_->modelName())
+                       .arg(f.totalSeconds() * 1e3, 0, 'f', 2);
+    if (session_->options().training)
+        text += tr("\nforward %1 ms, backward %2 ms")
+                    .arg(f.forwardSeconds * 1e3, 0, 'f', 2)
+                    .arg((f.backwardSeconds + f.accumulateSeconds) * 1e3, 0, 'f', 2);
+    return text;
 }
 
 } // namespace gpuforecast::ui

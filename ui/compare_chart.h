@@ -6,15 +6,19 @@
 #include "chart_widget.h"
 
 
+class QCPBars;
+
 namespace gpuforecast::ui {
 
 class CompareChart : public ChartWidget {
     Q_OBJECT
 public:
     explicit CompareChart(ForecastSession* session, QWidget* parent = nullptr);
+    QString toolTipAt(const QPointF& pixel) const override;
 
 private:
     void rebuild() override;
+    QCPBars* bars_ = nullptr;
 };
 
 } // namespace gpuforecast::ui

@@ -13,6 +13,24 @@
 #include <cmath>
 
 namespace gpuforecast::ui {
+namespace {
+
+// validateLayout, plus what the explorer adds: the engine would split an inference batch over
+// replicas without complaint, but that is serving throughput, not the latency of one step.
+std::optional<QString> layoutProblem(const ModelConfig& model, const GraphOptions& options, const ParallelLayout& layout)
+{
+    try {
+        validateLayout(model, options, layout);
+    } catch (const ForecastError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    if (!options.training && layout.dp > 1)
+        return QString("%1: parallel layout: data parallelism applies to training (DP 1 for inference)")
+            .arg(QString::fromStdString(model.id));
+    return std::nullopt;
+}
+
+} // namespace
 
 ForecastSession::ForecastSession(QObject* parent, UserGpuStore store) : QObject(parent), store_(std::move(store))
 {
@@ -71,6 +89,7 @@ Scenario ForecastSession::toScenario() const
     if (!modelBundled_)
         s.modelConfig = modelJson_;
     s.options = options_;
+    s.parallel = layout_;
     for (const auto& id : selected_) {
         s.gpus.push_back(id.toStdString());
         if (isUserGpu(id))
@@ -93,21 +112,34 @@ std::optional<QString> ForecastSession::applyScenario(const Scenario& sc)
             config = json_fields::parse(readFile(path), path);
         }
         ModelConfig c = modelConfigFromJson(config, sc.model);
+        c.id = sc.model;
         buildModelGraph(c, sc.options);
+        if (auto error = layoutProblem(c, sc.options, sc.parallel))
+            return error;
     } catch (const ForecastError& e) {
         return QString::fromUtf8(e.what());
     }
     for (const auto& id : sc.gpus) {
-        const bool custom = std::any_of(sc.customGpus.begin(), sc.customGpus.end(), [&](const GpuSpec& g) { return g.id == id; });
-        if (!custom && !gpu(QString::fromStdString(id)))
+        const auto custom = std::find_if(sc.customGpus.begin(), sc.customGpus.end(), [&](const GpuSpec& g) { return g.id == id; });
+        const GpuSpec* spec = custom != sc.customGpus.end() ? &*custom : gpu(QString::fromStdString(id));
+        if (!spec)
             return QString("gpus: unknown GPU '%1' and no spec sheet for it in the scenario").arg(QString::fromStdString(id));
+        if (sc.parallel.gpus() > 1 && !(spec->interconnectBandwidthGBps > 0)) // forecastParallel needs the link
+            return QString("%1: interconnect.bandwidth_gbps: needed for a multi-GPU forecast").arg(QString::fromStdString(id));
     }
     for (const auto& g : sc.customGpus)
         if (auto error = addGpu(g))
             return error;
-    if (auto error = installModel(config, name, bundled))
-        return error;
+    // installModel checks the model against the settings and layout it will run with: the scenario's.
+    const GraphOptions previousOptions = options_;
+    const ParallelLayout previousLayout = layout_;
     options_ = sc.options;
+    layout_ = sc.parallel;
+    if (auto error = installModel(config, name, bundled)) {
+        options_ = previousOptions;
+        layout_ = previousLayout;
+        return error;
+    }
     selected_.clear();
     for (const auto& id : sc.gpus)
         selected_ << QString::fromStdString(id);
@@ -120,7 +152,9 @@ std::optional<QString> ForecastSession::installModel(const nlohmann::json& confi
     try {
         ModelConfig c = modelConfigFromJson(config, name.toStdString());
         c.id = name.toStdString();
-        buildModelGraph(c, options_); // the settings must suit the new model too
+        buildModelGraph(c, options_); // the settings and the layout must suit the new model too
+        if (auto error = layoutProblem(c, options_, layout_))
+            throw ForecastError(error->toStdString());
         model_ = std::make_shared<const ModelConfig>(std::move(c));
     } catch (const ForecastError& e) {
         emit errorOccurred(QString::fromUtf8(e.what()));
@@ -150,8 +184,10 @@ void ForecastSession::setSelectedGpus(const QStringList& ids)
             valid << id;
     if (valid == selected_)
         return;
+    const QStringList previous = selected_;
     selected_ = valid;
-    recompute();
+    if (recompute()) // e.g. a GPU without link bandwidth joining a multi-GPU layout
+        selected_ = previous;
 }
 
 void ForecastSession::setGpuSelected(const QString& id, bool on)
@@ -270,23 +306,44 @@ std::optional<QString> ForecastSession::setOptions(const GraphOptions& options)
         emit errorOccurred(QString::fromUtf8(e.what()));
         return QString::fromUtf8(e.what());
     }
+    if (auto error = layoutProblem(*model_, options, layout_)) { // e.g. a batch DP no longer divides
+        emit errorOccurred(*error);
+        return error;
+    }
     options_ = options;
     recompute();
     return std::nullopt;
 }
 
-void ForecastSession::recompute()
+std::optional<QString> ForecastSession::setLayout(const ParallelLayout& layout)
+{
+    if (auto error = layoutProblem(*model_, options_, layout)) {
+        emit errorOccurred(*error);
+        return error;
+    }
+    const ParallelLayout previous = layout_;
+    layout_ = layout;
+    auto error = recompute();
+    if (error)
+        layout_ = previous;
+    return error;
+}
+
+std::optional<QString> ForecastSession::recompute()
 {
     auto list = std::make_shared<ForecastList>();
     try {
         for (const auto& id : selected_)
-            list->push_back(forecastModel(*forecaster_, *model_, options_, effectiveGpu(id)));
+            list->push_back(layout_.gpus() > 1
+                                ? forecastParallel(*forecaster_, *model_, options_, layout_, effectiveGpu(id)).step
+                                : forecastModel(*forecaster_, *model_, options_, effectiveGpu(id)));
     } catch (const ForecastError& e) {
         emit errorOccurred(QString::fromUtf8(e.what()));
-        return; // keep the previous forecasts on screen
+        return QString::fromUtf8(e.what()); // keep the previous forecasts on screen
     }
     forecasts_ = std::move(list);
     emit forecastsChanged();
+    return std::nullopt;
 }
 
 } // namespace gpuforecast::ui

@@ -53,6 +53,13 @@ public:
     const GraphOptions& options() const { return options_; }
     std::optional<QString> setOptions(const GraphOptions& options);
 
+    // How the model is split over one server's GPUs; one GPU by default. With more, each forecast
+    // is the busiest GPU's whole step (ParallelForecast::step): its kernels plus communication and
+    // pipeline bubble. A layout that does not suit the model, the settings or a compared GPU (no
+    // link bandwidth) is refused with the reason, and the previous one kept.
+    const ParallelLayout& layout() const { return layout_; }
+    std::optional<QString> setLayout(const ParallelLayout& layout);
+
     // What-if multipliers on one GPU's spec (memory bandwidth, FP32 peak, SM count, L2), applied to
     // forecasts only: the spec sheet itself is untouched, so the sliders never overwrite an edit.
     struct WhatIf {
@@ -61,6 +68,7 @@ public:
     };
     void setWhatIf(const QString& gpuId, const WhatIf& w);
     WhatIf whatIf(const QString& gpuId) const { return whatIf_.value(gpuId); }
+    const QHash<QString, WhatIf>& whatIfs() const { return whatIf_; } // only the GPUs that have one
     GpuSpec effectiveGpu(const QString& gpuId) const; // the spec with its what-if applied
 
     // The whole state as a scenario file, and back. Applying validates everything first and
@@ -78,7 +86,7 @@ signals:
     void errorOccurred(const QString& message);
 
 private:
-    void recompute();
+    std::optional<QString> recompute(); // on error the previous forecasts stay (and the error is emitted)
     std::optional<QString> installModel(const nlohmann::json& config, const QString& name, bool bundled);
 
     std::optional<QString> persist(const GpuSpec& spec);
@@ -96,6 +104,7 @@ private:
     nlohmann::json modelJson_; // the loaded config.json, embedded in scenarios of non-bundled models
     bool modelBundled_ = true;
     GraphOptions options_{4, 1024, false, false};
+    ParallelLayout layout_;
     std::shared_ptr<const Forecaster> forecaster_;
     std::shared_ptr<const ForecastList> forecasts_ = std::make_shared<ForecastList>();
 };

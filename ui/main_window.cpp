@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "autosave.h"
 #include "breakdown_chart.h"
 #include "compare_chart.h"
 #include "sensitivity_chart.h"
@@ -24,6 +25,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QLocale>
 #include <QMenuBar>
 #include <QCloseEvent>
 #include <QFileInfo>
@@ -76,7 +78,11 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     ops->setAlternatingRowColors(true);
     ops->setSelectionBehavior(QAbstractItemView::SelectRows);
     connect(ops->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this, sorted](const QModelIndex& row) {
-        waves_->setKernel(sorted->index(row.row(), OperatorTableModel::Name).data().toString());
+        // Every chart hears of the pick; those that draw single kernels highlight it.
+        const QString name = sorted->index(row.row(), OperatorTableModel::Name).data().toString();
+        for (int i = 0; i < charts_->count(); ++i)
+            if (auto* chart = qobject_cast<ChartWidget*>(charts_->widget(i)))
+                chart->setSelectedOperator(name);
     });
 
     // Filter by any column's text: "softmax", "bw", "memory", "attn" ...
@@ -253,6 +259,8 @@ bool MainWindow::openScenario(const QString& path)
     undo_->clear();
     scenarioPath_ = path;
     modified_ = false;
+    if (autosave_)
+        autosave_->markClean(path);
     rememberRecent(path);
     if (!session_->selectedGpus().isEmpty())
         showGpu(session_->selectedGpus().front());
@@ -272,6 +280,8 @@ bool MainWindow::saveScenario(const QString& path)
     }
     scenarioPath_ = path;
     modified_ = false;
+    if (autosave_)
+        autosave_->markClean(path);
     undo_->setClean();
     rememberRecent(path);
     updateTitle();
@@ -326,9 +336,54 @@ void MainWindow::restoreSettings()
     QSettings settings;
     restoreGeometry(settings.value("geometry").toByteArray());
     restoreState(settings.value("windowState").toByteArray());
+    if (const auto when = autosave_ ? autosave_->pendingRecovery() : std::nullopt) {
+        QMessageBox ask(QMessageBox::Question, tr("Unsaved work"),
+                        tr("GPU Forecast did not close cleanly. Restore the unsaved work from %1?")
+                            .arg(QLocale().toString(*when, QLocale::ShortFormat)),
+                        QMessageBox::Discard, this);
+        QPushButton* restore = ask.addButton(tr("Restore"), QMessageBox::AcceptRole);
+        ask.setDefaultButton(restore);
+        ask.exec();
+        if (ask.clickedButton() == restore) {
+            QString error;
+            if (restoreRecovery(&error))
+                return; // the recovered work replaces the last scenario
+            QMessageBox::warning(this, tr("Unsaved work not restored"), error);
+        } else {
+            autosave_->markClean();
+        }
+    }
     const QString last = settings.value("lastScenario").toString();
     if (!last.isEmpty() && QFileInfo::exists(last))
         openScenario(last);
+}
+
+void MainWindow::setAutosave(Autosave* autosave)
+{
+    autosave_ = autosave;
+    if (autosave_)
+        connect(autosave_, &Autosave::problem, this, [this](const QString& msg) { statusBar()->showMessage(msg, 15000); });
+}
+
+bool MainWindow::restoreRecovery(QString* error)
+{
+    if (!autosave_)
+        return false;
+    QString path;
+    if (const auto refused = autosave_->restore(&path)) {
+        const QString msg = tr("Unsaved work not restored (the file is kept as .bad): %1").arg(*refused);
+        statusBar()->showMessage(msg, 30000);
+        if (error)
+            *error = msg;
+        return false;
+    }
+    undo_->clear();
+    scenarioPath_ = path;
+    modified_ = true; // still unsaved, as it was when the last run ended
+    if (!session_->selectedGpus().isEmpty())
+        showGpu(session_->selectedGpus().front());
+    updateTitle();
+    return true;
 }
 
 void MainWindow::updateTitle()
@@ -343,6 +398,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
+    if (autosave_)
+        autosave_->markClean(scenarioPath_); // saved, discarded or unchanged: nothing to recover
     QSettings settings;
     settings.setValue("geometry", saveGeometry());
     settings.setValue("windowState", saveState());

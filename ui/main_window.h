@@ -13,6 +13,7 @@ class QMenu;
 
 namespace gpuforecast::ui {
 
+class Autosave;
 class BreakdownChart;
 class CompareChart;
 class SensitivityChart;
@@ -39,6 +40,11 @@ public:
     bool saveScenario(const QString& path);
     bool isModified() const { return modified_; }
     void restoreSettings(); // window layout, recent files, last scenario (not used for --screenshot)
+    // Keeps unsaved work in a recovery file and, in restoreSettings(), offers back what a crash left.
+    // Without one (tests, --screenshot) nothing is kept. The window does not take ownership.
+    void setAutosave(Autosave* autosave);
+    // Applies the recovered work without asking; false, with the reason shown (and in *error), on a bad file.
+    bool restoreRecovery(QString* error = nullptr);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -75,6 +81,7 @@ private:
     RooflineChart* roofline_;
     WhatIfPanel* whatIf_ = nullptr;
     QMenu* recentMenu_ = nullptr;
+    Autosave* autosave_ = nullptr;
     QString scenarioPath_;
     bool modified_ = false;
     bool loading_ = false;

@@ -4,6 +4,9 @@
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -12,7 +15,9 @@ namespace gpuforecast::ui {
 
 ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
     : QWidget(parent), session_(session), model_(new QComboBox(this)), batch_(new QSpinBox(this)),
-      seq_(new QSpinBox(this)), mode_(new QComboBox(this)), fusion_(new QCheckBox(tr("Fuse element-wise chains"), this))
+      seq_(new QSpinBox(this)), mode_(new QComboBox(this)), fusion_(new QCheckBox(tr("Fuse element-wise chains"), this)),
+      tp_(new QSpinBox(this)), pp_(new QSpinBox(this)), dp_(new QSpinBox(this)), microbatches_(new QSpinBox(this)),
+      schedule_(new QComboBox(this)), gpuCount_(new QLabel(this))
 {
     model_->addItems(session_->bundledModels());
     batch_->setRange(1, 65536);
@@ -26,6 +31,7 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
     form->addRow(tr("Sequence length"), seq_);
     form->addRow(tr("Mode"), mode_);
     form->addRow(QString(), fusion_);
+    form->addRow(buildParallelBox());
     syncFromSession();
 
     connect(model_, &QComboBox::currentTextChanged, this, [this](const QString& id) {
@@ -42,16 +48,69 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
         connect(s, &QSpinBox::editingFinished, this, &ModelPanel::applyOptions);
     connect(mode_, &QComboBox::currentIndexChanged, this, &ModelPanel::applyOptions);
     connect(fusion_, &QCheckBox::toggled, this, &ModelPanel::applyOptions);
+    for (QSpinBox* s : {tp_, pp_, dp_, microbatches_})
+        connect(s, &QSpinBox::valueChanged, this, &ModelPanel::applyLayout);
+    connect(schedule_, &QComboBox::currentIndexChanged, this, &ModelPanel::applyLayout);
+    // Scenarios and recovered work change the settings behind the panel's back.
+    connect(session_, &ForecastSession::forecastsChanged, this, &ModelPanel::syncFromSession);
+}
+
+QGroupBox* ModelPanel::buildParallelBox()
+{
+    auto* box = new QGroupBox(tr("Parallel (one server)"), this);
+    tp_->setObjectName("tp"); // for tests and accessibility tools
+    pp_->setObjectName("pp");
+    dp_->setObjectName("dp");
+    microbatches_->setObjectName("microbatches");
+    schedule_->setObjectName("schedule");
+    auto* grid = new QGridLayout(box);
+    const struct {
+        QSpinBox* spin;
+        QString label;
+        int max, row, column;
+        QString tip;
+    } spins[] = {
+        {tp_, tr("TP"), 4096, 0, 0,
+         tr("Tensor parallel (Megatron): each layer's attention heads and FFN are split over this many GPUs, "
+            "with two all-reduces per layer. Must divide the heads and the FFN width.")},
+        {pp_, tr("PP"), 4096, 0, 2,
+         tr("Pipeline parallel: the layers are split into this many stages, one after another. Must divide "
+            "the number of layers.")},
+        {dp_, tr("DP"), 4096, 0, 4,
+         tr("Data parallel (training only): replicas each take a share of the batch and all-reduce their "
+            "gradients. Must divide the batch.")},
+        {microbatches_, tr("Micro-batches"), 65536, 1, 0,
+         tr("Micro-batches per step in the pipeline: more of them shrink the fill-and-drain bubble. Must "
+            "divide each replica's batch; needs PP above 1.")},
+    };
+    for (const auto& s : spins) {
+        s.spin->setRange(1, s.max);
+        s.spin->setKeyboardTracking(false); // one forecast when typing is done, not one per digit
+        s.spin->setToolTip(s.tip);
+        auto* label = new QLabel(s.label, box);
+        label->setBuddy(s.spin);
+        label->setToolTip(s.tip);
+        grid->addWidget(label, s.row, s.column);
+        grid->addWidget(s.spin, s.row, s.column + 1);
+    }
+    schedule_->addItems({tr("GPipe"), tr("1F1B")});
+    schedule_->setToolTip(tr("Pipeline schedule. GPipe runs every forward micro-batch, then every backward; "
+                             "1F1B alternates them and holds fewer activations. The forecast step time is the same."));
+    auto* scheduleLabel = new QLabel(tr("Schedule"), box);
+    scheduleLabel->setBuddy(schedule_);
+    grid->addWidget(scheduleLabel, 1, 2);
+    grid->addWidget(schedule_, 1, 3, 1, 3);
+    gpuCount_->setToolTip(tr("GPUs in the server: TP × PP × DP, linked by the spec sheet's interconnect. "
+                             "Charts show the busiest GPU's step: its kernels, communication and pipeline bubble."));
+    gpuCount_->setWordWrap(true); // the panel is narrow
+    grid->addWidget(gpuCount_, 2, 0, 1, 6);
+    return box;
 }
 
 void ModelPanel::openConfig(const QString& path)
 {
-    if (!session_->setModel(path)) {
-        const QSignalBlocker block(model_);
-        if (model_->findText(session_->modelName()) < 0)
-            model_->addItem(session_->modelName());
-        model_->setCurrentText(session_->modelName());
-    }
+    session_->setModel(path);
+    syncFromSession();
 }
 
 void ModelPanel::applyOptions()
@@ -61,18 +120,43 @@ void ModelPanel::applyOptions()
     o.seq = seq_->value();
     o.training = mode_->currentIndex() == 1;
     o.fusion = fusion_->isChecked();
-    if (session_->setOptions(o))
-        syncFromSession(); // refused (e.g. sequence longer than the model allows): restore
+    session_->setOptions(o); // refused (e.g. sequence longer than the model allows): the sync restores
+    syncFromSession();
+}
+
+void ModelPanel::applyLayout()
+{
+    ParallelLayout l;
+    l.tp = tp_->value();
+    l.pp = pp_->value();
+    l.dp = dp_->value();
+    l.microbatches = l.pp > 1 ? microbatches_->value() : 1; // without stages there is nothing to split
+    l.schedule = schedule_->currentIndex() == 0 ? PipelineSchedule::GPipe : PipelineSchedule::OneFOneB;
+    session_->setLayout(l); // refused: the reason goes to the status bar, the sync shows what is kept
+    syncFromSession();
 }
 
 void ModelPanel::syncFromSession()
 {
-    const QSignalBlocker b1(model_), b2(batch_), b3(seq_), b4(mode_), b5(fusion_);
+    const QSignalBlocker b1(model_), b2(batch_), b3(seq_), b4(mode_), b5(fusion_), b6(tp_), b7(pp_), b8(dp_),
+        b9(microbatches_), b10(schedule_);
+    if (model_->findText(session_->modelName()) < 0) // an opened config.json
+        model_->addItem(session_->modelName());
     model_->setCurrentText(session_->modelName());
     batch_->setValue(int(session_->options().batch));
     seq_->setValue(int(session_->options().seq));
     mode_->setCurrentIndex(session_->options().training ? 1 : 0);
     fusion_->setChecked(session_->options().fusion);
+    const ParallelLayout& l = session_->layout();
+    tp_->setValue(int(l.tp));
+    pp_->setValue(int(l.pp));
+    dp_->setValue(int(l.dp));
+    microbatches_->setValue(int(l.microbatches));
+    schedule_->setCurrentIndex(l.schedule == PipelineSchedule::GPipe ? 0 : 1);
+    dp_->setEnabled(session_->options().training);
+    microbatches_->setEnabled(l.pp > 1);
+    schedule_->setEnabled(l.pp > 1 && session_->options().training);
+    gpuCount_->setText(l.gpus() == 1 ? tr("1 GPU") : tr("%1 GPUs; charts show the busiest one's step").arg(l.gpus()));
 }
 
 } // namespace gpuforecast::ui

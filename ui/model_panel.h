@@ -1,5 +1,6 @@
 #pragma once
-// Which model, how much work per step, inference or training, fused or not.
+// Which model, how much work per step, inference or training, fused or not, and how it is split
+// over the GPUs of one server.
 #include "forecast_session.h"
 
 #include <QWidget>
@@ -7,6 +8,8 @@
 class QComboBox;
 class QSpinBox;
 class QCheckBox;
+class QGroupBox;
+class QLabel;
 
 namespace gpuforecast::ui {
 
@@ -17,7 +20,9 @@ public:
     void openConfig(const QString& path); // also used for drag and drop
 
 private:
+    QGroupBox* buildParallelBox();
     void applyOptions();
+    void applyLayout();
     void syncFromSession();
 
     ForecastSession* session_;
@@ -26,6 +31,12 @@ private:
     QSpinBox* seq_;
     QComboBox* mode_;
     QCheckBox* fusion_;
+    QSpinBox* tp_;
+    QSpinBox* pp_;
+    QSpinBox* dp_;
+    QSpinBox* microbatches_;
+    QComboBox* schedule_;
+    QLabel* gpuCount_;
 };
 
 } // namespace gpuforecast::ui

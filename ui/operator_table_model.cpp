@@ -53,9 +53,12 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
     const bool priced = k.opClass != OpClass::Other;
     const double ms = o.totalSeconds() * 1e3;
     const double share = mf->totalSeconds() > 0 ? o.totalSeconds() / mf->totalSeconds() : 0;
+    // Launches per step on this GPU: a pipeline stage runs its share of the layers for every
+    // micro-batch, which for uneven stacks (encoder/decoder) is a fraction on average.
+    const double launches = double(o.op.count) * o.repeat;
     if (role == SortRole) {
         switch (index.column()) {
-        case Count: return qlonglong(o.op.count);
+        case Count: return launches;
         case Waves: return priced ? g.waves : -1.0;
         case Utilization: return o.forecast.utilization;
         case TimeMs: return ms;
@@ -71,7 +74,7 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
     case Name: return QString::fromStdString(o.op.node);
     case Class: return QString::fromUtf8(opClassName(k.opClass).data());
     case Phase: return QString::fromUtf8(phaseName(o.op.phase).data());
-    case Count: return QString::number(o.op.count);
+    case Count: return QString::number(launches, 'g', 8);
     case Dims:
         if (k.isGemm())
             return QString("%1 x [%2x%3 · %3x%4]").arg(k.b).arg(k.m).arg(k.n).arg(k.k);

@@ -5,32 +5,40 @@
 
 #include <qcustomplot.h>
 
-#include <QVBoxLayout>
-
 namespace gpuforecast::ui {
+namespace {
+
+constexpr double kLowestIntensity = 0.05, kHighestIntensity = 2000; // FLOP/byte shown
+
+std::optional<RooflinePoint> rooflinePoint(const OpForecast& op)
+{
+    const Kernel& k = op.op.kernel;
+    if (k.opClass == OpClass::Other || k.flops() <= 0 || op.forecast.seconds <= 0)
+        return std::nullopt;
+    return RooflinePoint{QString::fromStdString(op.op.node), k.opClass, k.flops() / k.bytes(),
+                         k.flops() / op.forecast.seconds / 1e9};
+}
+
+} // namespace
 
 std::vector<RooflinePoint> rooflinePoints(const ModelForecast& forecast)
 {
     std::vector<RooflinePoint> out;
-    for (const auto& op : forecast.ops) {
-        const Kernel& k = op.op.kernel;
-        if (k.opClass == OpClass::Other || k.flops() <= 0 || op.forecast.seconds <= 0)
-            continue;
-        out.push_back({QString::fromStdString(op.op.node), k.opClass, k.flops() / k.bytes(),
-                       k.flops() / op.forecast.seconds / 1e9});
-    }
+    for (const auto& op : forecast.ops)
+        if (auto p = rooflinePoint(op))
+            out.push_back(*p);
     return out;
 }
 
 RooflineChart::RooflineChart(ForecastSession* session, QWidget* parent)
     : ChartWidget(session, parent)
 {
-    plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    placeLegendBeside();
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
         axis->setScaleType(QCPAxis::stLogarithmic);
         axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
     }
+    enableToolTips();
     followSession();
 }
 
@@ -43,26 +51,25 @@ void RooflineChart::setGpu(const QString& id)
 void RooflineChart::rebuild()
 {
     plot_->clearPlottables();
+    plot_->clearItems();
+    series_.clear();
     applyChartStyle(plot_);
     const auto forecasts = session_->forecasts();
-    static const QColor lineColors[] = {QColor(0, 0, 0), QColor(213, 94, 0), QColor(0, 114, 178), QColor(204, 121, 167),
-                                        QColor(0, 158, 115), QColor(230, 159, 0)};
-    const double lo = 0.05, hi = 2000;
     double top = 1;
     for (std::size_t i = 0; i < forecasts->size(); ++i) {
-        const GpuSpec* g = session_->gpu(QString::fromStdString((*forecasts)[i].gpu));
-        if (!g)
-            continue;
+        const QString id = QString::fromStdString((*forecasts)[i].gpu);
+        const GpuSpec g = session_->effectiveGpu(id); // the roof the kernels were forecast under
         auto* roof = plot_->addGraph();
-        roof->setName(QString::fromStdString(g->id) + tr(" roof"));
-        roof->setPen(QPen(lineColors[i % 6], 1.5));
+        roof->setName(id + tr(" roof"));
+        roof->setPen(QPen(gpuColor(i), 1.5));
         QVector<double> x, y;
-        for (double ai = lo; ai <= hi; ai *= 1.1) {
+        for (double ai = kLowestIntensity; ai <= kHighestIntensity; ai *= 1.1) {
             x << ai;
-            y << std::min(g->fp32MatrixGflops, ai * g->memoryBandwidthGBps);
+            y << std::min(g.fp32MatrixGflops, ai * g.memoryBandwidthGBps);
         }
         roof->setData(x, y);
-        top = std::max(top, g->fp32MatrixGflops);
+        top = std::max(top, g.fp32MatrixGflops);
+        series_.push_back({roof, id, {}});
     }
     const ModelForecast* shown = forecasts->empty() ? nullptr : &forecasts->front();
     for (const auto& f : *forecasts)
@@ -71,26 +78,82 @@ void RooflineChart::rebuild()
     if (shown) {
         const auto points = rooflinePoints(*shown);
         for (OpClass c : kChartClasses) {
-            QVector<double> x, y;
-            for (const auto& p : points)
-                if (p.opClass == c) {
-                    x << p.intensity;
-                    y << p.gflops;
-                }
-            if (x.isEmpty())
+            std::vector<RooflinePoint> ofClass;
+            std::copy_if(points.begin(), points.end(), std::back_inserter(ofClass),
+                         [c](const RooflinePoint& p) { return p.opClass == c; });
+            if (ofClass.empty())
                 continue;
             auto* dots = plot_->addGraph();
             dots->setName(classLabel(c) + " (" + QString::fromStdString(shown->gpu) + ")");
             dots->setLineStyle(QCPGraph::lsNone);
             dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, classColor(c), 7));
-            dots->setData(x, y);
+            for (const auto& p : ofClass)
+                dots->addData(p.intensity, p.gflops);
+            // addData keeps the data sorted by key: sort the points the same way for the tooltips.
+            std::stable_sort(ofClass.begin(), ofClass.end(),
+                             [](const RooflinePoint& a, const RooflinePoint& b) { return a.intensity < b.intensity; });
+            series_.push_back({dots, QString::fromStdString(shown->gpu), ofClass});
         }
     }
-    plot_->xAxis->setRange(lo, hi);
+    drawHighlight(shown ? QString::fromStdString(shown->gpu) : QString());
+    plot_->xAxis->setRange(kLowestIntensity, kHighestIntensity);
     plot_->yAxis->setRange(1, top * 2);
     plot_->xAxis->setLabel(tr("Arithmetic intensity (FLOP per DRAM byte)"));
     plot_->yAxis->setLabel(tr("Throughput (GFLOP/s, FP32)"));
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RooflineChart::drawHighlight(const QString& shownGpu)
+{
+    highlighted_.clear();
+    const auto forecasts = session_->forecasts();
+    for (std::size_t i = 0; i < forecasts->size(); ++i) {
+        const ModelForecast& f = (*forecasts)[i];
+        const auto op = std::find_if(f.ops.begin(), f.ops.end(), [this](const OpForecast& o) {
+            return QString::fromStdString(o.op.node) == selectedOperator();
+        });
+        const auto point = op == f.ops.end() ? std::nullopt : rooflinePoint(*op);
+        if (!point)
+            continue;
+        const QString gpu = QString::fromStdString(f.gpu);
+        highlighted_.push_back({gpu, *point});
+        auto* ring = plot_->addGraph();
+        ring->setName(tr("%1 on each GPU").arg(point->name));
+        ring->setLineStyle(QCPGraph::lsNone);
+        ring->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(gpuColor(i), 2.5), Qt::NoBrush, 17));
+        ring->setData({point->intensity}, {point->gflops});
+        if (highlighted_.size() > 1) // one legend entry for all the rings
+            ring->removeFromLegend();
+        series_.push_back({ring, gpu, {*point}});
+        if (gpu != shownGpu) // one name is enough: the rings' colours are their GPUs' roofs
+            continue;
+        auto* label = new QCPItemText(plot_);
+        label->position->setCoords(point->intensity, point->gflops);
+        // Beside the ring, on the side with room: points crowd the right, under the flat roofs.
+        const bool right = std::log(point->intensity / kLowestIntensity) > 0.6 * std::log(kHighestIntensity / kLowestIntensity);
+        label->setPositionAlignment((right ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
+        label->setPadding(right ? QMargins(0, 0, 14, 0) : QMargins(14, 0, 0, 0)); // clear of the ring
+        label->setColor(plot_->xAxis->labelColor());
+        label->setText(point->name);
+    }
+}
+
+QString RooflineChart::toolTipAt(const QPointF& pixel) const
+{
+    const GraphPoint p = graphPointAt(pixel);
+    const auto s = std::find_if(series_.begin(), series_.end(), [&](const Series& x) { return x.graph == p.graph; });
+    if (!p.graph || s == series_.end())
+        return {};
+    if (s->points.empty())
+        return tr("%1 roofline\nat %2 FLOP/byte: %3 GFLOP/s attainable")
+            .arg(s->gpu)
+            .arg(p.key, 0, 'g', 3)
+            .arg(p.value, 0, 'f', 0);
+    const RooflinePoint& r = s->points[std::size_t(p.index)];
+    return tr("%1\n%2 (%3)\n%4 FLOP/byte, %5 GFLOP/s forecast")
+        .arg(s->gpu, r.name, classLabel(r.opClass))
+        .arg(r.intensity, 0, 'g', 3)
+        .arg(r.gflops, 0, 'f', 0);
 }
 
 } // namespace gpuforecast::ui

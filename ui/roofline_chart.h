@@ -1,6 +1,7 @@
 #pragma once
 // The roofline: attainable FLOP/s against arithmetic intensity (log-log) for each compared GPU,
-// with the model's kernels on one GPU placed by their intensity and forecast throughput.
+// with the model's kernels on one GPU placed by their intensity and forecast throughput. The
+// operator picked in the operator table is ringed on every GPU, so its move between them shows.
 #include "forecast_session.h"
 
 #include "chart_widget.h"
@@ -22,10 +23,29 @@ class RooflineChart : public ChartWidget {
 public:
     explicit RooflineChart(ForecastSession* session, QWidget* parent = nullptr);
     void setGpu(const QString& id); // whose kernels are placed
+    QString toolTipAt(const QPointF& pixel) const override;
+
+    // The picked operator's point on each compared GPU (empty when nothing is picked or the
+    // operator is not a compute kernel), for tests and tooltips.
+    struct Highlight {
+        QString gpu;
+        RooflinePoint point;
+    };
+    const std::vector<Highlight>& highlighted() const { return highlighted_; }
 
 private:
     void rebuild() override;
+    void drawHighlight(const QString& shownGpu); // shownGpu: whose kernels are placed; its ring is named
+
     QString gpuId_;
+    // What each graph shows, for tooltips: a GPU's roof, or kernels of one GPU.
+    struct Series {
+        const QCPGraph* graph;
+        QString gpu;
+        std::vector<RooflinePoint> points; // empty for a roof
+    };
+    std::vector<Series> series_;
+    std::vector<Highlight> highlighted_;
 };
 
 } // namespace gpuforecast::ui

@@ -9,9 +9,10 @@
 namespace gpuforecast::ui {
 
 SensitivityChart::SensitivityChart(ForecastSession* session, QWidget* parent)
-    : ChartWidget(session, parent)
+    : ChartWidget(session, parent), pair_(new QCPBarsGroup(plot_)) // side by side: both changes can point the same way
 {
-    plot_->legend->setVisible(true);
+    placeLegendBeside();
+    enableToolTips();
     if (!session_->selectedGpus().isEmpty())
         gpuId_ = session_->selectedGpus().front();
     followSession();
@@ -31,15 +32,16 @@ void SensitivityChart::rebuild()
     plot_->clearPlottables();
     applyChartStyle(plot_);
     // Horizontal bars: keys are rows (largest effect on top), values are % change of step time.
-    auto* lower = new QCPBars(plot_->yAxis, plot_->xAxis);
-    auto* higher = new QCPBars(plot_->yAxis, plot_->xAxis);
+    auto* lower = lower_ = new QCPBars(plot_->yAxis, plot_->xAxis);
+    auto* higher = higher_ = new QCPBars(plot_->yAxis, plot_->xAxis);
     lower->setName(tr("spec x 0.8"));
     higher->setName(tr("spec x 1.2"));
     lower->setBrush(QColor(213, 94, 0));
     higher->setBrush(QColor(0, 158, 115));
     for (auto* b : {lower, higher}) {
         b->setPen(Qt::NoPen);
-        b->setWidth(0.6);
+        b->setWidth(0.35);
+        b->setBarsGroup(pair_);
     }
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     double extent = 1;
@@ -57,6 +59,21 @@ void SensitivityChart::rebuild()
     plot_->xAxis->setRange(-extent * 1.15, extent * 1.15);
     plot_->xAxis->setLabel(tr("Change of step time on %1 when one spec field moves by 20% (%)").arg(gpuId_));
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString SensitivityChart::toolTipAt(const QPointF& pixel) const
+{
+    int bar = lower_ ? barAt(lower_, pixel) : -1;
+    if (bar < 0 && higher_)
+        bar = barAt(higher_, pixel);
+    const int row = int(rows_.size()) - 1 - bar; // keys count up from the bottom row
+    if (bar < 0 || row < 0)
+        return {};
+    const SpecSensitivity& r = rows_[std::size_t(row)];
+    return tr("%1\n%2 x 0.8: step time %3%\n%2 x 1.2: step time %4%")
+        .arg(gpuId_, QString::fromStdString(r.label))
+        .arg(100 * r.lowerChange, 0, 'f', 1)
+        .arg(100 * r.higherChange, 0, 'f', 1);
 }
 
 } // namespace gpuforecast::ui

@@ -8,6 +8,9 @@
 #include "chart_widget.h"
 
 
+class QCPBars;
+class QCPBarsGroup;
+
 namespace gpuforecast::ui {
 
 class SensitivityChart : public ChartWidget {
@@ -16,9 +19,13 @@ public:
     explicit SensitivityChart(ForecastSession* session, QWidget* parent = nullptr);
     void setGpu(const QString& id);
     const std::vector<SpecSensitivity>& shown() const { return rows_; }
+    QString toolTipAt(const QPointF& pixel) const override;
 
 private:
     void rebuild() override;
+    QCPBarsGroup* pair_;
+    QCPBars* lower_ = nullptr;
+    QCPBars* higher_ = nullptr;
     QString gpuId_;
     std::vector<SpecSensitivity> rows_;
 };

@@ -4,51 +4,123 @@
 
 #include <qcustomplot.h>
 
-#include <QVBoxLayout>
+#include <cmath>
 
 namespace gpuforecast::ui {
+namespace {
+
+// Enough boundary markers to read the steps; beyond that (a vector kernel can have thousands of
+// waves) every n-th, or the lines would paint the panel solid.
+constexpr std::size_t kMaxBoundaryMarkers = 40;
+
+// The picked operator, or the costliest compute kernel of the first GPU's forecast.
+const OpForecast* chooseKernel(const ForecastList& forecasts, const QString& picked)
+{
+    const OpForecast* chosen = nullptr;
+    if (forecasts.empty())
+        return chosen;
+    for (const auto& op : forecasts.front().ops) {
+        if (op.op.kernel.opClass == OpClass::Other)
+            continue;
+        if (QString::fromStdString(op.op.node) == picked)
+            return &op;
+        if (!chosen || op.totalSeconds() > chosen->totalSeconds())
+            chosen = &op;
+    }
+    return chosen;
+}
+
+QVector<double> toQ(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
+
+} // namespace
 
 std::vector<WaveSweep> sweepKernel(const ForecastSession& session, const Kernel& kernel, int points)
 {
     std::vector<WaveSweep> out;
-    const long long own = kernel.isGemm() ? kernel.m : kernel.b;
-    const long long top = std::max<long long>(2, 2 * own);
-    std::vector<Kernel> kernels;
-    std::vector<double> dims;
-    for (int i = 1; i <= points; ++i) {
-        const long long d = std::max<long long>(1, top * i / points);
-        if (!dims.empty() && double(d) == dims.back())
-            continue;
-        Kernel k = kernel;
-        (kernel.isGemm() ? k.m : k.b) = d;
-        kernels.push_back(k);
-        dims.push_back(double(d));
-    }
+    const long long top = std::max<long long>(2, 2 * sweptSize(kernel));
     for (const auto& id : session.selectedGpus()) {
-        const GpuSpec* gpu = session.gpu(id);
-        const auto f = session.forecaster().predict(kernels, *gpu);
-        WaveSweep s{id, dims, {}, {}};
-        for (const auto& r : f) {
+        const GpuSpec gpu = session.effectiveGpu(id);
+        const SizeSweep sizes = sweepSizes(session.forecaster(), kernel, gpu, top, points);
+        std::vector<Kernel> kernels;
+        WaveSweep s{id, {}, {}, {}, {}};
+        for (long long d : sizes.sizes) {
+            kernels.push_back(withSweptSize(kernel, d));
+            s.dimension.push_back(double(d));
+        }
+        const GemmTile own = session.forecaster().geometry(kernel, gpu).gemmTile;
+        for (const auto& r : session.forecaster().predict(kernels, gpu, own)) {
             s.ms.push_back(r.ms());
             s.waves.push_back(r.geometry.waves);
         }
+        s.boundaries.assign(sizes.boundaries.begin(), sizes.boundaries.end());
         out.push_back(std::move(s));
     }
     return out;
 }
 
-WavesChart::WavesChart(ForecastSession* session, QWidget* parent)
-    : ChartWidget(session, parent)
+std::vector<UtilizationCurve> utilizationCurves(const ForecastSession& session, const Kernel& kernel, int points)
 {
-    plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    std::vector<UtilizationCurve> out;
+    std::vector<KernelGeometry> own;
+    double most = 16; // at least a few waves, so the saturation shows even for a one-wave kernel
+    for (const auto& id : session.selectedGpus()) {
+        own.push_back(session.forecaster().geometry(kernel, session.effectiveGpu(id)));
+        most = std::max(most, 4 * own.back().waves);
+    }
+    std::vector<double> waves; // geometric from 1 wave: the law changes fastest at few waves
+    for (int i = 0; i < points; ++i)
+        waves.push_back(std::pow(most, double(i) / (points - 1)));
+    for (std::size_t g = 0; g < own.size(); ++g) {
+        const GpuSpec gpu = session.effectiveGpu(session.selectedGpus()[qsizetype(g)]);
+        UtilizationCurve c{session.selectedGpus()[qsizetype(g)], waves,
+                           session.forecaster().utilizationCurve(kernel, gpu, waves), own[g].waves, 0,
+                           waveFill(own[g], gpu)};
+        const double ownWaves[] = {own[g].waves};
+        c.ownUtilization = session.forecaster().utilizationCurve(kernel, gpu, ownWaves).front();
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+WavesChart::WavesChart(ForecastSession* session, QWidget* parent)
+    : ChartWidget(session, parent), staircaseRect_(plot_->axisRect()), utilizationRect_(new QCPAxisRect(plot_)),
+      utilizationTitle_(new QCPTextElement(plot_)), staircaseTitle_(new QCPTextElement(plot_))
+{
+    // Layout: titles above; the law | the staircase | one legend for both (they share GPU colours).
+    auto* grid = plot_->plotLayout();
+    grid->insertColumn(0);
+    grid->addElement(0, 0, utilizationRect_);
+    placeLegendBeside();
+    grid->setColumnStretchFactors({2, 3, 0.01});
+    grid->insertRow(0);
+    grid->addElement(0, 0, utilizationTitle_);
+    grid->addElement(0, 1, staircaseTitle_);
+    for (QCPTextElement* title : {utilizationTitle_, staircaseTitle_}) // long titles must not widen the tab
+        title->setMinimumSize(1, 0);
+    auto* margins = new QCPMarginGroup(plot_); // both panels' plot areas start and end at the same height
+    for (QCPAxisRect* rect : {utilizationRect_, staircaseRect_})
+        rect->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+    utilizationRect_->axis(QCPAxis::atTop)->setVisible(false);
+    utilizationRect_->axis(QCPAxis::atRight)->setVisible(false);
+    QCPAxis* waves = utilizationRect_->axis(QCPAxis::atBottom);
+    waves->setScaleType(QCPAxis::stLogarithmic);
+    waves->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    waves->setLabel(tr("Waves (tiles / SMs, log scale)"));
+    utilizationRect_->axis(QCPAxis::atLeft)->setLabel(tr("Utilization of the roofline"));
+    plot_->yAxis->setLabel(tr("Kernel latency (ms)"));
+    enableToolTips();
     followSession();
 }
 
-void WavesChart::setKernel(const QString& opName)
+QString WavesChart::dimensionName() const { return kernel_.isGemm() ? tr("m") : tr("rows"); }
+
+QString WavesChart::fillText(const WaveFill& fill) const
 {
-    opName_ = opName;
-    rebuild();
+    const QString full = fill.fullWaves == 1 ? tr("1 full wave") : tr("%1 full waves").arg(fill.fullWaves);
+    if (fill.partialFill <= 0)
+        return tr("%1, no partial wave").arg(full);
+    const QString partial = tr("partial wave of %1%").arg(100 * fill.partialFill, 0, 'f', 0);
+    return fill.fullWaves == 0 ? tr("one %1").arg(partial) : tr("%1 + %2").arg(full, partial);
 }
 
 void WavesChart::rebuild()
@@ -56,56 +128,167 @@ void WavesChart::rebuild()
     plot_->clearPlottables();
     plot_->clearItems();
     applyChartStyle(plot_);
+    curves_.clear();
+    sweeps_.clear();
+    markedBoundaries_.clear();
+    curveGraphs_.clear();
+    ownGraphs_.clear();
+    stepGraphs_.clear();
     const auto forecasts = session_->forecasts();
-    if (forecasts->empty())
-        return plot_->replot();
-    // The selected operator, or the costliest compute kernel of the first GPU's forecast.
-    const OpForecast* chosen = nullptr;
-    for (const auto& op : forecasts->front().ops) {
-        if (op.op.kernel.opClass == OpClass::Other)
-            continue;
-        if (QString::fromStdString(op.op.node) == opName_) {
-            chosen = &op;
-            break;
-        }
-        if (!chosen || op.totalSeconds() > chosen->totalSeconds())
-            chosen = &op;
+    const OpForecast* chosen = chooseKernel(*forecasts, selectedOperator());
+    shownOperator_ = chosen ? QString::fromStdString(chosen->op.node) : QString();
+    for (QCPTextElement* title : {utilizationTitle_, staircaseTitle_})
+        title->setTextColor(plot_->xAxis->labelColor());
+    if (chosen) {
+        kernel_ = chosen->op.kernel;
+        curves_ = utilizationCurves(*session_, kernel_);
+        sweeps_ = sweepKernel(*session_, kernel_);
+        utilizationTitle_->setText(tr("%1: learned utilization vs. waves").arg(shownOperator_));
+        staircaseTitle_->setText(tr("%1: latency vs. %2 — it steps where the wave count rises").arg(shownOperator_, dimensionName()));
+        drawUtilization();
+        drawStaircase();
     }
-    if (!chosen)
-        return plot_->replot();
-    const Kernel& k = chosen->op.kernel;
-    const auto sweeps = sweepKernel(*session_, k);
-    static const QColor colors[] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115),
-                                    QColor(204, 121, 167), QColor(230, 159, 0), QColor(86, 180, 233)};
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void WavesChart::drawUtilization()
+{
+    QCPAxis* x = utilizationRect_->axis(QCPAxis::atBottom);
+    QCPAxis* y = utilizationRect_->axis(QCPAxis::atLeft);
+    auto addGraph = [&](const QString& name, const QPen& pen, bool inLegend) {
+        QCPGraph* g = plot_->addGraph(x, y);
+        g->setName(name);
+        g->setPen(pen);
+        if (!inLegend) // the staircase's entries name the GPUs
+            g->removeFromLegend();
+        return g;
+    };
+    // The roofline is utilization 1: the wave law approaches it, never reaches it.
+    auto* roof = addGraph(tr("roofline: utilization 1"), QPen(plot_->xAxis->labelColor(), 1, Qt::DashLine), true);
+    roof->setData({1, curves_.front().waves.back()}, {1, 1});
+    for (std::size_t i = 0; i < curves_.size(); ++i) {
+        const auto& c = curves_[i];
+        auto* curve = addGraph(c.gpu, QPen(gpuColor(i), 2), false);
+        curve->setData(toQ(c.waves), toQ(c.utilization), true);
+        auto* own = addGraph(tr("this kernel's wave count"), QPen(gpuColor(i), 2), i == 0);
+        own->setLineStyle(QCPGraph::lsNone);
+        own->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(gpuColor(i), 2), Qt::white, 10));
+        own->setData({c.ownWaves}, {c.ownUtilization});
+        curveGraphs_.push_back(curve);
+        ownGraphs_.push_back(own);
+    }
+    x->setRange(1, curves_.front().waves.back());
+    y->setRange(0, 1.08);
+}
+
+void WavesChart::drawStaircase()
+{
     double top = 0;
-    for (std::size_t i = 0; i < sweeps.size(); ++i) {
-        auto* g = plot_->addGraph();
-        g->setName(sweeps[i].gpu);
-        g->setPen(QPen(colors[i % 6], 2));
+    for (std::size_t i = 0; i < sweeps_.size(); ++i) {
+        auto* g = plot_->addGraph(plot_->xAxis, plot_->yAxis);
+        g->setName(sweeps_[i].gpu);
+        g->setPen(QPen(gpuColor(i), 2));
         g->setLineStyle(QCPGraph::lsStepLeft);
-        g->setData(QVector<double>(sweeps[i].dimension.begin(), sweeps[i].dimension.end()),
-                   QVector<double>(sweeps[i].ms.begin(), sweeps[i].ms.end()), true);
-        top = std::max(top, *std::max_element(sweeps[i].ms.begin(), sweeps[i].ms.end()));
+        g->setData(toQ(sweeps_[i].dimension), toQ(sweeps_[i].ms), true);
+        top = std::max(top, *std::max_element(sweeps_[i].ms.begin(), sweeps_[i].ms.end()));
+        stepGraphs_.push_back(g);
     }
-    // Mark the kernel's own size: where the model sits on each staircase.
-    const double own = double(k.isGemm() ? k.m : k.b);
+    const double yTop = top * 1.5; // headroom for the annotation above the steps
+    const double own = double(sweptSize(kernel_));
+    // The first GPU's wave boundaries as one graph of vertical segments (NaN breaks the line), so
+    // they get a legend entry.
+    const auto& first = sweeps_.front();
+    const std::size_t every = (first.boundaries.size() + kMaxBoundaryMarkers - 1) / kMaxBoundaryMarkers;
+    QVector<double> bx, by;
+    for (std::size_t i = 0; i < first.boundaries.size(); i += std::max<std::size_t>(every, 1)) {
+        const double b = first.boundaries[i];
+        markedBoundaries_.push_back(b);
+        bx << b << b << b;
+        by << 0 << yTop << qQNaN();
+    }
+    auto* boundaries = plot_->addGraph(plot_->xAxis, plot_->yAxis);
+    boundaries->setName(every > 1 ? tr("wave boundaries, 1 in %1 (%2)").arg(every).arg(first.gpu)
+                                  : tr("wave boundaries (%1)").arg(first.gpu));
+    QColor boundaryColor = gpuColor(0);
+    boundaryColor.setAlpha(70); // solid but faint: the grid is dotted, the steps are bold
+    boundaries->setPen(QPen(boundaryColor, 1));
+    boundaries->setData(bx, by, true);
+
+    // The step the kernel itself sits on, on the first GPU, when its last wave leaves SMs idle: a
+    // filled graph rather than an item, so the legend names it.
+    if (curves_.front().fill.partialFill > 0) {
+        const auto next = std::upper_bound(first.boundaries.begin(), first.boundaries.end(), own);
+        const double from = next == first.boundaries.begin() ? 0 : *(next - 1);
+        const double to = next == first.boundaries.end() ? first.dimension.back() : *next;
+        auto* step = plot_->addGraph(plot_->xAxis, plot_->yAxis);
+        step->setName(tr("partial last wave (%1)").arg(first.gpu));
+        QColor shade = gpuColor(0);
+        shade.setAlpha(35);
+        step->setPen(Qt::NoPen);
+        step->setBrush(shade);
+        step->setData({from, to}, {yTop, yTop}, true);
+    }
+    // The kernel's own size, with how its tiles fill each GPU's SMs: top left, where the steps are low.
     auto* line = new QCPItemStraightLine(plot_);
+    line->setClipAxisRect(staircaseRect_); // items clip to the first axis rect unless told
     line->point1->setCoords(own, 0);
     line->point2->setCoords(own, 1);
-    line->setPen(QPen(plot_->xAxis->labelColor(), 1, Qt::DashLine));
+    line->setPen(QPen(plot_->xAxis->labelColor(), 1.5, Qt::DashLine));
+    QStringList lines{tr("this model (dashed): %1 = %2").arg(dimensionName()).arg(own)};
+    for (const auto& c : curves_)
+        lines << tr("%1: %2").arg(c.gpu, fillText(c.fill));
     auto* label = new QCPItemText(plot_);
-    label->position->setCoords(own, top * 1.02);
-    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    label->setClipAxisRect(staircaseRect_);
+    label->position->setType(QCPItemPosition::ptAxisRectRatio);
+    label->position->setAxisRect(staircaseRect_);
+    label->position->setCoords(0.01, 0.02);
+    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    label->setTextAlignment(Qt::AlignLeft);
+    label->setPadding(QMargins(6, 4, 6, 4));
+    label->setBrush(plot_->legend->brush());
+    label->setPen(plot_->legend->borderPen());
     label->setColor(plot_->xAxis->labelColor());
-    label->setText(tr("  this model: %1").arg(own));
-    plot_->xAxis->setRange(0, sweeps.front().dimension.back() * 1.02);
-    plot_->yAxis->setRange(0, top * 1.12);
-    plot_->xAxis->setLabel(k.isGemm() ? tr("%1: m (output rows); each step is one more wave of tiles")
-                                            .arg(QString::fromStdString(chosen->op.node))
-                                      : tr("%1: rows; each step is one more wave of tiles")
-                                            .arg(QString::fromStdString(chosen->op.node)));
-    plot_->yAxis->setLabel(tr("Kernel latency (ms)"));
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    label->setText(lines.join('\n'));
+    plot_->xAxis->setRange(0, first.dimension.back() * 1.02);
+    plot_->yAxis->setRange(0, yTop);
+    plot_->xAxis->setLabel(kernel_.isGemm() ? tr("m (output rows of the GEMM)") : tr("rows (of %1 elements)").arg(kernel_.h));
+}
+
+QString WavesChart::toolTipAt(const QPointF& pixel) const
+{
+    const GraphPoint p = graphPointAt(pixel);
+    auto indexOf = [&](const std::vector<const QCPGraph*>& graphs) {
+        return int(std::find(graphs.begin(), graphs.end(), p.graph) - graphs.begin());
+    };
+    if (const int i = indexOf(ownGraphs_); i < int(ownGraphs_.size())) {
+        const UtilizationCurve& c = curves_[std::size_t(i)];
+        return tr("%1\n%2 (its own size): %3 waves, utilization %4\n%5")
+                   .arg(c.gpu, shownOperator_)
+                   .arg(p.key)
+                   .arg(p.value, 0, 'f', 3)
+                   .arg(fillText(c.fill)) +
+               (c.fill.partialFill > 0 ? tr(" of the SMs") : QString());
+    }
+    if (const int i = indexOf(curveGraphs_); i < int(curveGraphs_.size()))
+        return tr("%1\n%2 at %3 waves: utilization %4 of the roofline")
+            .arg(curves_[std::size_t(i)].gpu, shownOperator_)
+            .arg(p.key, 0, 'f', 1)
+            .arg(p.value, 0, 'f', 3);
+    if (const int i = indexOf(stepGraphs_); i < int(stepGraphs_.size()))
+        return tr("%1\n%2 with %3 = %4: %5 ms, %6 waves")
+            .arg(sweeps_[std::size_t(i)].gpu, shownOperator_, dimensionName())
+            .arg(p.key)
+            .arg(p.value, 0, 'f', 3)
+            .arg(sweeps_[std::size_t(i)].waves[std::size_t(p.index)]);
+    // A boundary line anywhere along its height, not only at its ends.
+    if (!sweeps_.empty() && staircaseRect_->rect().contains(pixel.toPoint()))
+        for (double b : markedBoundaries_)
+            if (std::abs(plot_->xAxis->coordToPixel(b) - pixel.x()) <= 3) {
+                const auto& s = sweeps_.front();
+                const auto at = std::lower_bound(s.dimension.begin(), s.dimension.end(), b) - s.dimension.begin();
+                return tr("%1\n%2 = %3: the wave count rises to %4").arg(s.gpu, dimensionName()).arg(b).arg(s.waves[std::size_t(at)]);
+            }
+    return {};
 }
 
 } // namespace gpuforecast::ui

@@ -1,31 +1,71 @@
 #pragma once
-// Wave quantization, made visible: one kernel's latency as one of its dimensions sweeps, per
-// compared GPU — a staircase whose steps are the waves (ceil(tiles / SMs)) — with the kernel's
-// own size marked. The kernel is the one selected in the operator table (default: the largest).
+// Wave quantization, made visible, for one kernel (the one picked in the operator table, else the
+// costliest) on every compared GPU, in two panels:
+//  left:  the learned utilization against the number of waves (the saturating wave law the network
+//         predicts for this kernel's tiles), with the kernel's own wave count marked;
+//  right: the kernel's latency as one of its dimensions sweeps — a staircase whose steps are the
+//         waves (ceil(tiles / SMs)) — with the wave boundaries of the first GPU and the kernel's own
+//         size marked, annotated with how full its last wave is.
 #include "forecast_session.h"
+
+#include "gpuforecast/wave_sweep.h"
 
 #include "chart_widget.h"
 
+class QCPAxisRect;
+class QCPTextElement;
 
 namespace gpuforecast::ui {
 
 struct WaveSweep {
     QString gpu;
     std::vector<double> dimension, ms, waves;
+    std::vector<double> boundaries; // sizes at which a new wave starts
 };
 
-// Sweeps m (GEMMs: output rows) or the row count (vector kernels) from 1 to 2x the kernel's own.
+// Sweeps m (GEMMs: output rows) or the row count (vector kernels) from 1 to 2x the kernel's own,
+// on each compared GPU (what-if multipliers applied), stepping exactly at the wave boundaries.
 std::vector<WaveSweep> sweepKernel(const ForecastSession& session, const Kernel& kernel, int points = 160);
+
+struct UtilizationCurve {
+    QString gpu;
+    std::vector<double> waves, utilization;
+    double ownWaves = 0, ownUtilization = 0; // where the kernel itself sits on the curve
+    WaveFill fill;                           // how its tiles fill the SMs
+};
+
+// The learned utilization of the kernel's tiles from 1 wave to well past its own wave count.
+std::vector<UtilizationCurve> utilizationCurves(const ForecastSession& session, const Kernel& kernel, int points = 100);
 
 class WavesChart : public ChartWidget {
     Q_OBJECT
 public:
     explicit WavesChart(ForecastSession* session, QWidget* parent = nullptr);
-    void setKernel(const QString& opName); // a node name from the operator table
+    QString toolTipAt(const QPointF& pixel) const override;
+
+    // What is drawn, for tests and tooltips.
+    QString shownOperator() const { return shownOperator_; }
+    const std::vector<UtilizationCurve>& curves() const { return curves_; }
+    const std::vector<WaveSweep>& sweeps() const { return sweeps_; }
+    const std::vector<double>& markedBoundaries() const { return markedBoundaries_; } // first GPU's
 
 private:
     void rebuild() override;
-    QString opName_;
+    void drawUtilization();
+    void drawStaircase();
+    QString dimensionName() const;
+    QString fillText(const WaveFill& fill) const;
+
+    QCPAxisRect* staircaseRect_;   // QCustomPlot's own rect (xAxis, yAxis, legend)
+    QCPAxisRect* utilizationRect_;
+    QCPTextElement* utilizationTitle_;
+    QCPTextElement* staircaseTitle_;
+    Kernel kernel_;
+    QString shownOperator_;
+    std::vector<UtilizationCurve> curves_;
+    std::vector<WaveSweep> sweeps_;
+    std::vector<double> markedBoundaries_;
+    std::vector<const QCPGraph*> curveGraphs_, ownGraphs_, stepGraphs_; // index: GPU
 };
 
 } // namespace gpuforecast::ui

@@ -1,5 +1,6 @@
 // gpuforecast: the desktop explorer. `--screenshot out.png` renders the default window and exits
 // (works headless with QT_QPA_PLATFORM=offscreen).
+#include "autosave.h"
 #include "forecast_session.h"
 #include "main_window.h"
 
@@ -68,7 +69,9 @@ int main(int argc, char** argv)
         }
         return 0;
     }
-    window.restoreSettings(); // layout and last scenario; not for --screenshot, which shows the defaults
+    // Not for --screenshot either: it neither offers nor keeps anyone's work. The window owns it.
+    window.setAutosave(new gpuforecast::ui::Autosave(session.get(), {}, &window));
+    window.restoreSettings(); // layout, unsaved work after a crash, last scenario; not for --screenshot
     window.show();
     return QApplication::exec();
 }

@@ -1,0 +1,191 @@
+// A model split over one server's GPUs, as the explorer shows it: communication and bubble on top of
+// the kernels, refused layouts that change nothing, and layouts that travel in scenario files.
+#include "breakdown_chart.h"
+#include "forecast_session.h"
+#include "main_window.h"
+#include "ui_test_support.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QtTest>
+
+using namespace gpuforecast;
+using namespace gpuforecast::ui;
+using gpuforecast::ui::test::totals;
+
+namespace {
+
+ParallelLayout layout(long long tp, long long pp, long long dp, long long microbatches = 1)
+{
+    ParallelLayout l;
+    l.tp = tp;
+    l.pp = pp;
+    l.dp = dp;
+    l.microbatches = microbatches;
+    return l;
+}
+
+const GraphOptions kTraining{8, 1024, true, false};
+
+} // namespace
+
+class TestUiParallel : public QObject {
+    Q_OBJECT
+    test::UserGpuFolder userData_;
+    UserGpuStore store() const { return userData_.store(); }
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void init() { userData_.clear(); }
+
+    void layoutsAddCommunicationToTheStep_data()
+    {
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<int>("dp");
+        QTest::addColumn<int>("microbatches");
+        QTest::newRow("tp2") << 2 << 1 << 1 << 1;
+        QTest::newRow("dp2") << 1 << 1 << 2 << 1;
+        QTest::newRow("pp2, 4 micro-batches") << 1 << 2 << 1 << 4;
+    }
+    void layoutsAddCommunicationToTheStep()
+    {
+        QFETCH(int, tp);
+        QFETCH(int, pp);
+        QFETCH(int, dp);
+        QFETCH(int, microbatches);
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        QVERIFY(!session.setOptions(kTraining).has_value());
+        const std::vector<double> oneGpu = totals(session);
+        QVERIFY(!session.setLayout(layout(tp, pp, dp, microbatches)).has_value());
+        QCOMPARE(session.layout().gpus(), 2LL);
+        const auto& chart = *window.breakdownChart();
+        for (std::size_t g = 0; g < session.forecasts()->size(); ++g) {
+            const ModelForecast& f = (*session.forecasts())[g];
+            QVERIFY2(f.commSeconds > 0, f.gpu.c_str());
+            QVERIFY(f.totalSeconds() > f.computeSeconds());
+            QVERIFY2(f.computeSeconds() < oneGpu[g], f.gpu.c_str()); // two GPUs share the kernels
+            QCOMPARE(f.bubbleSeconds > 0, pp > 1);
+            // The breakdown stacks communication and bubble on the kernels, adding up to the step.
+            QCOMPARE(chart.shownValues()[kCommunicationRow][g], f.commSeconds * 1e3);
+            QCOMPARE(chart.shownValues()[kBubbleRow][g], f.bubbleSeconds * 1e3);
+            double stacked = 0;
+            for (const auto& row : chart.shownValues())
+                stacked += row[g];
+            QVERIFY(std::abs(stacked - f.totalSeconds() * 1e3) <= 1e-9 * stacked);
+        }
+        if (qEnvironmentVariableIsSet("GPUFORECAST_SAVE_CHARTS")) // for looking at it by eye
+            chart.plot()->savePng(QString("%1/breakdown-%2.png")
+                                      .arg(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS"), QTest::currentDataTag()),
+                                  1200, 700);
+        QVERIFY(!session.setLayout(ParallelLayout{}).has_value()); // back to one GPU: as before
+        QCOMPARE(totals(session), oneGpu);
+        for (double comm : chart.shownValues()[kCommunicationRow])
+            QCOMPARE(comm, 0.0);
+    }
+
+    void refusedLayoutsKeepThePreviousOne()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(!session.setOptions(kTraining).has_value());
+        QVERIFY(!session.setLayout(layout(2, 1, 1)).has_value());
+        const std::vector<double> before = totals(session);
+        QSignalSpy errors(&session, &ForecastSession::errorOccurred);
+        auto refused = session.setLayout(layout(3, 1, 1)); // gpt2_large has 20 heads
+        QVERIFY(refused && refused->contains("does not divide the 20 attention heads"));
+        QVERIFY(session.setLayout(layout(1, 5, 1)).has_value()); // nor do 5 stages split 36 layers
+        QCOMPARE(errors.size(), 2);
+        QCOMPARE(session.layout().tp, 2LL);
+        QCOMPARE(session.layout().pp, 1LL);
+        QCOMPARE(totals(session), before);
+
+        // Settings and models must keep suiting the layout.
+        QVERIFY(!session.setOptions(GraphOptions{8, 1024, false, false}).has_value()); // TP splits inference too
+        QVERIFY(!session.setOptions(kTraining).has_value());
+        QVERIFY(!session.setLayout(layout(1, 1, 2)).has_value());
+        refused = session.setOptions(GraphOptions{8, 1024, false, false});
+        QVERIFY(refused && refused->contains("training"));
+        QVERIFY(session.options().training);
+        QVERIFY(session.setOptions(GraphOptions{7, 1024, true, false}).has_value()); // dp 2 cannot split 7
+
+        // A GPU without link bandwidth cannot join a multi-GPU comparison.
+        GpuSpec island = *session.gpu("L4");
+        island.id = "L4 without a link";
+        island.interconnectBandwidthGBps = 0;
+        QVERIFY(!session.addGpu(island).has_value());
+        const QStringList selected = session.selectedGpus();
+        session.setGpuSelected("L4 without a link", true);
+        QCOMPARE(session.selectedGpus(), selected);
+        QVERIFY(errors.last().first().toString().contains("interconnect.bandwidth_gbps"));
+    }
+
+    void thePanelEditsTheLayoutAndShowsWhatIsKept()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        QVERIFY(!session.setOptions(kTraining).has_value());
+        auto* tp = window.findChild<QSpinBox*>("tp");
+        auto* pp = window.findChild<QSpinBox*>("pp");
+        auto* dp = window.findChild<QSpinBox*>("dp");
+        auto* micro = window.findChild<QSpinBox*>("microbatches");
+        QVERIFY(tp && pp && dp && micro && window.findChild<QComboBox*>("schedule"));
+        QVERIFY(dp->isEnabled()); // training
+        tp->setValue(4);
+        QCOMPARE(session.layout().tp, 4LL);
+        QVERIFY(session.forecasts()->front().commSeconds > 0);
+        tp->setValue(3); // refused: the spin box goes back to what the session kept
+        QCOMPARE(session.layout().tp, 4LL);
+        QCOMPARE(tp->value(), 4);
+        QVERIFY(!micro->isEnabled());
+        pp->setValue(2);
+        QVERIFY(micro->isEnabled());
+        micro->setValue(4);
+        QCOMPARE(session.layout().microbatches, 4LL);
+        pp->setValue(1); // micro-batches need stages: they go back to one with them
+        QCOMPARE(session.layout().microbatches, 1LL);
+        QCOMPARE(micro->value(), 1);
+        tp->setValue(1);
+        QCOMPARE(session.layout().gpus(), 1LL);
+    }
+
+    void layoutTravelsInTheScenario()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("pipeline.json");
+        std::vector<double> before, comm;
+        {
+            ForecastSession session(nullptr, store());
+            MainWindow window(&session);
+            QVERIFY(!session.setModel("gpt2_med").has_value()); // 24 layers
+            QVERIFY(!session.setOptions(kTraining).has_value());
+            ParallelLayout l = layout(2, 2, 1, 4);
+            l.schedule = PipelineSchedule::GPipe;
+            QVERIFY(!session.setLayout(l).has_value());
+            QVERIFY(window.saveScenario(path));
+            before = totals(session);
+            for (const auto& f : *session.forecasts())
+                comm.push_back(f.commSeconds);
+        }
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        QVERIFY(!session.setOptions(kTraining).has_value());
+        QVERIFY(!session.setLayout(layout(1, 9, 1)).has_value()); // fine for gpt2_large's 36 layers, not for 24:
+        QVERIFY(window.openScenario(path)); // the file's model is checked against the file's layout
+        QCOMPARE(session.modelName(), QString("gpt2_med"));
+        QCOMPARE(session.layout().tp, 2LL);
+        QCOMPARE(session.layout().pp, 2LL);
+        QCOMPARE(session.layout().microbatches, 4LL);
+        QVERIFY(session.layout().schedule == PipelineSchedule::GPipe);
+        QCOMPARE(window.findChild<QSpinBox*>("pp")->value(), 2); // the panel follows the opened file
+        QCOMPARE(totals(session), before);
+        for (std::size_t g = 0; g < comm.size(); ++g)
+            QCOMPARE((*session.forecasts())[g].commSeconds, comm[g]);
+    }
+};
+
+QTEST_MAIN(TestUiParallel)
+#include "test_ui_parallel.moc"
