@@ -399,8 +399,10 @@ private slots:
         MainWindow window(&session);
         auto* roofline = window.findChild<RooflineChart*>();
         auto* waves = window.findChild<WavesChart*>();
-        QVERIFY(roofline && waves);
+        auto* breakdown = window.breakdownChart();
+        QVERIFY(roofline && waves && breakdown);
         QVERIFY(roofline->highlighted().empty());
+        QVERIFY(breakdown->highlightedValues().empty());
         QTableView* table = nullptr;
         for (auto* view : window.findChildren<QTableView*>())
             if (auto* proxy = qobject_cast<QSortFilterProxyModel*>(view->model()); proxy && proxy->sourceModel() == window.operatorModel())
@@ -424,9 +426,18 @@ private slots:
                 QVERIFY(std::any_of(points.begin(), points.end(), [&](const RooflinePoint& p) {
                     return p.name == name && p.gflops == h.point.gflops && p.intensity == h.point.intensity;
                 }));
+                // The breakdown outlines the operator's own time inside its class's segment.
+                double ms = 0;
+                for (const auto& op : (*session.forecasts())[g].ops)
+                    if (QString::fromStdString(op.op.node) == name)
+                        ms += op.totalSeconds() * 1e3;
+                QVERIFY(ms > 0);
+                QCOMPARE(breakdown->highlightedValues().at(g), ms);
             }
         }
         QCOMPARE(picked.size(), 2);
+        if (qEnvironmentVariableIsSet("GPUFORECAST_SAVE_CHARTS")) // for looking at it by eye
+            breakdown->plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + "/breakdown.png", 1200, 700);
     }
 
     void toolTipsNameTheGpuTheKernelAndTheUnit()

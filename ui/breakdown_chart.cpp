@@ -76,6 +76,7 @@ void BreakdownChart::rebuild()
                 row[g] = total > 0 ? 100 * row[g] / total : 0;
         }
     plot_->clearPlottables();
+    plot_->clearItems();
     applyChartStyle(plot_);
     QVector<double> keys;
     for (int g = 0; g < gpuNames_.size(); ++g)
@@ -107,6 +108,7 @@ void BreakdownChart::rebuild()
         top = std::max(top, sum);
     }
     plot_->yAxis->setRange(0, top > 0 ? top * 1.08 : 1);
+    drawHighlight(*forecasts);
     plot_->yAxis->setLabel(norm ? tr("Share of step time (%)") : tr("Latency per step (ms)"));
     const ParallelLayout& layout = session_->layout();
     const QString gpus = layout.gpus() == 1 ? QString()
@@ -121,6 +123,50 @@ void BreakdownChart::rebuild()
                                .arg(session_->options().seq)
                                .arg(session_->options().training ? tr("training step") : tr("inference"), gpus));
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void BreakdownChart::drawHighlight(const ForecastList& forecasts)
+{
+    highlighted_.clear();
+    const QString name = selectedOperator();
+    if (name.isEmpty())
+        return;
+    const bool norm = normalized_->isChecked();
+    const QColor ink = plot_->xAxis->labelColor();
+    for (std::size_t g = 0; g < forecasts.size(); ++g) {
+        // All of the operator's launches on this GPU (forward, backward, accumulate), and its class.
+        double ms = 0;
+        std::size_t row = kChartClasses.size();
+        for (const auto& op : forecasts[g].ops)
+            if (QString::fromStdString(op.op.node) == name) {
+                ms += op.totalSeconds() * 1e3;
+                row = std::size_t(std::find(kChartClasses.begin(), kChartClasses.end(), op.op.kernel.opClass) -
+                                  kChartClasses.begin());
+            }
+        const double total = forecasts[g].totalSeconds() * 1e3;
+        const double shown = norm ? (total > 0 ? 100 * ms / total : 0) : ms;
+        highlighted_.push_back(shown);
+        if (row >= kChartClasses.size() || shown <= 0)
+            continue;
+        // The class's segment starts above the classes stacked below it; the operator sits at its bottom.
+        double base = 0;
+        for (std::size_t c = 0; c < row; ++c)
+            base += values_[c][g];
+        const double x = double(g) + 1;
+        auto* box = new QCPItemRect(plot_);
+        box->topLeft->setCoords(x - 0.3, base + shown);
+        box->bottomRight->setCoords(x + 0.3, base);
+        box->setPen(QPen(ink, 2));
+        box->setBrush(Qt::NoBrush);
+        double barTop = 0;
+        for (const auto& r : values_)
+            barTop += r[g];
+        auto* label = new QCPItemText(plot_);
+        label->position->setCoords(x, barTop);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->setColor(ink);
+        label->setText(tr("%1: %2 ms (%3%)").arg(name).arg(ms, 0, 'f', 1).arg(total > 0 ? 100 * ms / total : 0, 0, 'f', 1));
+    }
 }
 
 void BreakdownChart::showToolTip(QMouseEvent* event)

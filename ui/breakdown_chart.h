@@ -30,13 +30,18 @@ public:
     explicit BreakdownChart(ForecastSession* session, QWidget* parent = nullptr);
     const std::vector<std::vector<double>>& shownValues() const { return values_; } // what the bars show
     void setNormalized(bool on);
+    // The picked operator's part of each bar (same unit as the bars; empty when none is picked),
+    // outlined inside its class's segment and labelled above the bar.
+    const std::vector<double>& highlightedValues() const { return highlighted_; }
 
 private:
     void rebuild() override;
     void showToolTip(QMouseEvent* event);
+    void drawHighlight(const ForecastList& forecasts);
 
     QCheckBox* normalized_;
     std::vector<std::vector<double>> values_;
+    std::vector<double> highlighted_;
     QStringList gpuNames_;
 };
 
