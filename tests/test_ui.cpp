@@ -493,6 +493,39 @@ private slots:
         QVERIFY2(onRow.contains(QString::fromStdString(top.label)) && onRow.contains(QString::number(100 * top.lowerChange, 'f', 1) + "%"),
                  qPrintable(onRow));
     }
+
+    void compareSpeedUpFollowsTheChosenBaseline()
+    {
+        ForecastSession session(nullptr, store());
+        CompareChart compare(&session);
+        const QStringList gpus = session.selectedGpus();
+        QVERIFY(gpus.size() >= 2);
+        QCOMPARE(compare.baseline(), gpus.front());
+        auto labels = [&] {
+            QStringList texts;
+            for (int i = 0; i < compare.plot()->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i)))
+                    texts << t->text();
+            return texts;
+        };
+        const QString chosen = gpus.last();
+        compare.setBaseline(chosen);
+        QCOMPARE(compare.baseline(), chosen);
+        const QStringList texts = labels();
+        QCOMPARE(texts.size(), gpus.size());
+        const auto& f = *session.forecasts();
+        const double base = f.back().totalSeconds();
+        for (int g = 0; g < gpus.size(); ++g) { // label g: speed-up of GPU g against the chosen one
+            const QString expected = QString::number(base / f[std::size_t(g)].totalSeconds(), 'f', 2) + "x vs " + chosen;
+            QVERIFY2(texts[g].contains(expected), qPrintable(texts[g] + " / " + expected));
+        }
+        compare.setBaseline("no such GPU"); // ignored
+        QCOMPARE(compare.baseline(), chosen);
+        session.setGpuSelected(chosen, false); // the baseline leaves the comparison: back to the first
+        QCOMPARE(compare.baseline(), gpus.front());
+        session.setGpuSelected(chosen, true); // and comes back as the baseline with it
+        QCOMPARE(compare.baseline(), chosen);
+    }
 };
 
 QTEST_MAIN(TestUi)

@@ -2,21 +2,62 @@
 
 #include "chart_style.h"
 
+#include <algorithm>
+
 #include <qcustomplot.h>
 
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 namespace gpuforecast::ui {
 
 CompareChart::CompareChart(ForecastSession* session, QWidget* parent)
-    : ChartWidget(session, parent)
+    : ChartWidget(session, parent), baseline_(new QComboBox(this))
 {
+    auto* row = new QHBoxLayout;
+    auto* label = new QLabel(tr("Speed-up against"), this);
+    label->setBuddy(baseline_);
+    row->addWidget(label);
+    row->addWidget(baseline_);
+    row->addStretch(1);
+    layout()->insertLayout(0, row);
+    baseline_->setToolTip(tr("The GPU every other GPU's speed-up is measured against"));
+    connect(baseline_, &QComboBox::currentTextChanged, this, [this](const QString& id) {
+        wantedBaseline_ = id;
+        rebuild();
+    });
     enableToolTips();
     followSession();
 }
 
+void CompareChart::setBaseline(const QString& gpuId)
+{
+    if (baseline_->findText(gpuId) >= 0)
+        baseline_->setCurrentText(gpuId);
+}
+
+QString CompareChart::baseline() const { return baseline_->currentText(); }
+
+void CompareChart::syncBaselineChoices()
+{
+    const QStringList ids = session_->selectedGpus();
+    QStringList current;
+    for (int i = 0; i < baseline_->count(); ++i)
+        current << baseline_->itemText(i);
+    if (current == ids)
+        return;
+    const QSignalBlocker block(baseline_); // only the user's choice is remembered
+    baseline_->clear();
+    baseline_->addItems(ids);
+    baseline_->setCurrentIndex(std::max(0, int(ids.indexOf(wantedBaseline_))));
+}
+
 void CompareChart::rebuild()
 {
+    syncBaselineChoices();
     const auto forecasts = session_->forecasts();
     plot_->clearPlottables();
     plot_->clearItems();
@@ -34,7 +75,8 @@ void CompareChart::rebuild()
     bars_->setPen(Qt::NoPen);
     bars_->setBrush(QColor(0, 114, 178));
     const double top = values.isEmpty() ? 1 : *std::max_element(values.begin(), values.end());
-    const double base = values.isEmpty() ? 1 : values.front();
+    const int baseIndex = std::clamp(baseline_->currentIndex(), 0, std::max(0, int(values.size()) - 1));
+    const double base = values.isEmpty() ? 1 : values[baseIndex];
     const auto& opt = session_->options();
     const double tokens = double(opt.batch) * double(opt.seq);
     for (int g = 0; g < values.size(); ++g) {
@@ -44,11 +86,12 @@ void CompareChart::rebuild()
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->setColor(plot_->xAxis->tickLabelColor());
         const double tokensPerSecond = tokens / (values[g] / 1e3);
-        QString text = QString("%1 ms\n%2x vs %3\n%4 k tokens/s")
+        QString text = tr("%1 ms\n%2x vs %3\n%4 k tokens/s, %5 samples/s")
                            .arg(values[g], 0, 'f', 1)
                            .arg(base / values[g], 0, 'f', 2)
-                           .arg(QString::fromStdString(forecasts->front().gpu))
-                           .arg(tokensPerSecond / 1e3, 0, 'f', 1);
+                           .arg(QString::fromStdString((*forecasts)[std::size_t(baseIndex)].gpu))
+                           .arg(tokensPerSecond / 1e3, 0, 'f', 1)
+                           .arg(double(opt.batch) / (values[g] / 1e3), 0, 'f', 1);
         // Per watt and per dollar only where the spec sheet gives power and price.
         if (const GpuSpec* spec = session_->gpu(QString::fromStdString(f.gpu))) {
             if (spec->tdpW > 0)

@@ -1,12 +1,13 @@
 #pragma once
-// End-to-end latency across the compared GPUs with speed-up against the first (the baseline),
-// throughput, and whether the model fits in each GPU's memory.
+// End-to-end latency across the compared GPUs with speed-up against a baseline GPU the user picks
+// (the first by default), throughput, and whether the model fits in each GPU's memory.
 #include "forecast_session.h"
 
 #include "chart_widget.h"
 
 
 class QCPBars;
+class QComboBox;
 
 namespace gpuforecast::ui {
 
@@ -15,9 +16,15 @@ class CompareChart : public ChartWidget {
 public:
     explicit CompareChart(ForecastSession* session, QWidget* parent = nullptr);
     QString toolTipAt(const QPointF& pixel) const override;
+    // The GPU speed-ups are measured against; one of the compared GPUs. Unknown ids are ignored.
+    void setBaseline(const QString& gpuId);
+    QString baseline() const;
 
 private:
     void rebuild() override;
+    void syncBaselineChoices();
+    QComboBox* baseline_;
+    QString wantedBaseline_; // kept while that GPU is unchecked, so re-checking it restores the choice
     QCPBars* bars_ = nullptr;
 };
 
