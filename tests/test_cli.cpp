@@ -4,6 +4,7 @@
 #include <QJsonObject>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -125,6 +126,16 @@ private slots:
         }
         QVERIFY(std::abs(sum - j["e2e_ms"].toDouble()) < 1e-6 * j["e2e_ms"].toDouble());
         QVERIFY(j["memory"].toObject()["fits"].toBool());
+        // H100 has 2.5x the FP32 per SM of any measured GPU: the forecast says it extrapolates.
+        const QJsonArray notes = j["extrapolation"].toArray();
+        QVERIFY(std::any_of(notes.begin(), notes.end(), [](const QJsonValue& n) {
+            return n.toObject()["quantity"].toString() == "FP32 per SM" && n.toObject()["factor"].toDouble() > 2;
+        }));
+        const Run text = cli({"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--seq", "1024"});
+        QVERIFY2(text.out.contains("note: beyond the measured GPUs, FP32 per SM"), qPrintable(text.out));
+        // A100-PCIE-40GB sits among the other measured GPUs (it is never compared with itself).
+        const Run a100 = cli({"predict", "--model", "gpt2_large", "--gpu", "A100-PCIE-40GB", "--seq", "1024", "--json"});
+        QVERIFY(QJsonDocument::fromJson(a100.out.toUtf8()).object()["extrapolation"].toArray().isEmpty());
     }
 
     void trainingAddsBackward()

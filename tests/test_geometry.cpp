@@ -1,4 +1,5 @@
 // Tiles, waves and the roofline: exact arithmetic, checked against hand computation.
+#include "gpuforecast/extrapolation.h"
 #include "gpuforecast/forecaster.h"
 #include "gpuforecast/geometry.h"
 #include "gpuforecast/tiling.h"
@@ -135,6 +136,34 @@ private slots:
         db.addGpu({"D", 10, 1000, 100, 4, 2020});
         db.add("D", OpClass::Bmm, 1, 64, 64, 64, GemmTile{256, 128, 1});
         QCOMPARE(db.referenceFor(target), std::string("D")); // a newer generation wins over similarity
+    }
+
+    void extrapolationNamesRatiosOutsideTheMeasuredGpus()
+    {
+        // Measured: 100 and 200 GFLOP/s per SM, 10 and 20 GB/s per SM, 10 FLOP/B each.
+        const std::vector<ReferenceGpu> measured{{"A", 10, 1000, 100, 4, 2018}, {"B", 10, 2000, 200, 4, 2020}};
+        GpuSpec inside = toyGpu(); // 100 GFLOP/s and 10 GB/s per SM, 10 FLOP/B
+        QVERIFY(specExtrapolation(inside, measured).empty());
+        GpuSpec fast = toyGpu();
+        fast.fp32Gflops = 5000; // 500 per SM: 2.5x the highest; 50 FLOP/B: 5x the highest
+        const auto notes = specExtrapolation(fast, measured);
+        QCOMPARE(notes.size(), std::size_t(2));
+        QCOMPARE(notes[0].quantity, std::string("FP32 per SM"));
+        QCOMPARE(notes[0].factor, 2.5);
+        QCOMPARE(notes[0].measuredMax, 200.0);
+        QVERIFY(notes[0].text.find("2.5x the highest") != std::string::npos);
+        QCOMPARE(notes[1].factor, 5.0);
+        GpuSpec starved = toyGpu();
+        starved.memoryBandwidthGBps = 20; // 2 GB/s per SM, 5x below; 50 FLOP/B
+        const auto low = specExtrapolation(starved, measured);
+        QCOMPARE(low.front().quantity, std::string("memory bandwidth per SM"));
+        QVERIFY(low.front().text.find("5.0x below the lowest") != std::string::npos);
+        GpuSpec nearly = toyGpu();
+        nearly.fp32Gflops = 2400; // 240 per SM: within the 25% tolerance of 200
+        nearly.memoryBandwidthGBps = 240;
+        QVERIFY(specExtrapolation(nearly, measured).empty());
+        fast.id = "B"; // a GPU is never compared with its own measurements
+        QCOMPARE(specExtrapolation(fast, measured).front().measuredMax, 100.0);
     }
 
     void linearTilesByCost_data()

@@ -525,6 +525,8 @@ private slots:
         QCOMPARE(compare.baseline(), gpus.front());
         session.setGpuSelected(chosen, true); // and comes back as the baseline with it
         QCOMPARE(compare.baseline(), chosen);
+        if (qEnvironmentVariableIsSet("GPUFORECAST_SAVE_CHARTS")) // for looking at it by eye
+            compare.plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + "/compare.png", 1200, 700);
     }
 };
 

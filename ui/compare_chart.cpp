@@ -2,6 +2,8 @@
 
 #include "chart_style.h"
 
+#include "gpuforecast/extrapolation.h"
+
 #include <algorithm>
 
 #include <qcustomplot.h>
@@ -101,6 +103,8 @@ void CompareChart::rebuild()
         }
         text += "\n" + (f.fits() ? tr("fits in memory")
                                  : tr("does NOT fit (%1 GB)").arg(f.memory.totalBytes() / 1e9, 0, 'f', 0));
+        if (!extrapolationNotes(f).isEmpty())
+            text += tr("\nbeyond the measured GPUs (hover)");
         label->setText(text);
     }
     plot_->xAxis->setTicker(ticker);
@@ -124,7 +128,19 @@ QString CompareChart::toolTipAt(const QPointF& pixel) const
         text += tr("\nforward %1 ms, backward %2 ms")
                     .arg(f.forwardSeconds * 1e3, 0, 'f', 2)
                     .arg((f.backwardSeconds + f.accumulateSeconds) * 1e3, 0, 'f', 2);
+    for (const QString& note : extrapolationNotes(f))
+        text += tr("\nBeyond the measured GPUs, so less certain: %1").arg(note);
     return text;
+}
+
+QStringList CompareChart::extrapolationNotes(const ModelForecast& f) const
+{
+    QStringList notes;
+    if (session_->gpu(QString::fromStdString(f.gpu)))
+        for (const auto& e : specExtrapolation(session_->effectiveGpu(QString::fromStdString(f.gpu)),
+                                               session_->forecaster().tiles().gpus()))
+            notes << QString::fromStdString(e.text);
+    return notes;
 }
 
 } // namespace gpuforecast::ui

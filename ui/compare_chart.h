@@ -23,6 +23,8 @@ public:
 private:
     void rebuild() override;
     void syncBaselineChoices();
+    // Where the GPU's per-SM spec ratios lie outside every measured GPU's (engine extrapolation.h).
+    QStringList extrapolationNotes(const ModelForecast& f) const;
     QComboBox* baseline_;
     QString wantedBaseline_; // kept while that GPU is unchecked, so re-checking it restores the choice
     QCPBars* bars_ = nullptr;

@@ -3,6 +3,7 @@
 
 #include "gpuforecast/catalog.h"
 #include "gpuforecast/error.h"
+#include "gpuforecast/extrapolation.h"
 #include "gpuforecast/file_io.h"
 #include "gpuforecast/model_forecast.h"
 #include "gpuforecast/parallel.h"
@@ -88,6 +89,21 @@ nlohmann::json toJson(const ModelForecast& r)
     return j;
 }
 
+nlohmann::json extrapolationJson(const std::vector<SpecExtrapolation>& notes)
+{
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& e : notes)
+        a.push_back({{"quantity", e.quantity}, {"unit", e.unit}, {"value", e.value}, {"measured_min", e.measuredMin},
+                     {"measured_max", e.measuredMax}, {"factor", e.factor}, {"text", e.text}});
+    return a;
+}
+
+void printNotes(const std::vector<SpecExtrapolation>& notes)
+{
+    for (const auto& e : notes)
+        std::printf("  note: beyond the measured GPUs, %s\n", e.text.c_str());
+}
+
 void printText(const ModelForecast& r)
 {
     std::printf("%s on %s, batch %lld x seq %lld, %s%s\n", r.model.c_str(), r.gpu.c_str(), r.options.batch,
@@ -143,12 +159,18 @@ int runPredict(const std::vector<std::string>& args)
             throw UsageError("--schedule: expected gpipe or 1f1b, got '" + *s + "'");
         layout.schedule = *s == "gpipe" ? PipelineSchedule::GPipe : PipelineSchedule::OneFOneB;
     }
+    // Said next to every forecast: how far this GPU's per-SM ratios are from any measured GPU's.
+    const auto notes = specExtrapolation(gpu, forecaster.tiles().gpus());
     if (layout.gpus() == 1) {
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);
-        if (a.has("--json"))
-            std::cout << toJson(r).dump(2) << "\n";
-        else
+        if (a.has("--json")) {
+            nlohmann::json j = toJson(r);
+            j["extrapolation"] = extrapolationJson(notes);
+            std::cout << j.dump(2) << "\n";
+        } else {
             printText(r);
+            printNotes(notes);
+        }
         return 0;
     }
     if (!options.training && layout.dp > 1)
@@ -171,6 +193,7 @@ int runPredict(const std::vector<std::string>& args)
         j["stage_ms"] = nlohmann::json::array();
         for (double s : p.stageSeconds)
             j["stage_ms"].push_back(s * 1e3);
+        j["extrapolation"] = extrapolationJson(notes);
         std::cout << j.dump(2) << "\n";
     } else {
         std::printf("%s on %lld x %s (dp %lld, tp %lld, pp %lld, %lld micro-batches), global batch %lld x seq %lld, %s\n",
@@ -179,6 +202,7 @@ int runPredict(const std::vector<std::string>& args)
         std::printf("  end to end %10.3f ms   (compute %.3f, bubble %.3f, communication %.3f: tp %.3f, pp %.3f, dp %.3f)\n",
                     p.totalSeconds() * 1e3, p.computeSeconds * 1e3, p.bubbleSeconds * 1e3, p.commSeconds() * 1e3,
                     p.tensorCommSeconds * 1e3, p.pipelineCommSeconds * 1e3, p.dataCommSeconds * 1e3);
+        printNotes(notes);
     }
     return 0;
 }

@@ -64,6 +64,7 @@ public:
     GemmTile tileFor(const GpuSpec& target, const Kernel& k) const;
 
     std::vector<std::string> gpuIds() const;
+    const std::vector<ReferenceGpu>& gpus() const { return gpus_; } // the measured GPUs
     std::size_t size() const;
     bool empty() const { return size() == 0; }
 
