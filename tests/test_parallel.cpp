@@ -2,6 +2,7 @@
 #include "gpuforecast/catalog.h"
 #include "gpuforecast/error.h"
 #include "gpuforecast/parallel.h"
+#include "gpuforecast/sensitivity.h"
 
 #include <QtTest>
 
@@ -177,6 +178,29 @@ private slots:
         }
         QVERIFY_THROWS_EXCEPTION(ForecastError, parseParallelLayout("dp4_2", "--parallel"));
         QVERIFY_THROWS_EXCEPTION(ForecastError, parseParallelLayout("ep4", "--parallel"));
+    }
+
+    void sensitivityOfAServerIncludesItsLinks()
+    {
+        const GraphOptions o{8, 1024, true, false};
+        auto find = [](const std::vector<SpecSensitivity>& rows, const std::string& field) {
+            return std::find_if(rows.begin(), rows.end(), [&](const SpecSensitivity& r) { return r.field == field; });
+        };
+        const auto single = specSensitivity(forecaster(), gpt2(), o, a100());
+        QVERIFY(find(single, "interconnect.bandwidth_gbps") == single.end()); // one GPU has no links to speed up
+        ParallelLayout tp;
+        tp.tp = 4;
+        const auto server = specSensitivity(forecaster(), gpt2(), o, a100(), 0.2, tp);
+        const auto link = find(server, "interconnect.bandwidth_gbps");
+        QVERIFY(link != server.end());
+        // Four all-reduces per layer: slower links cost time, faster ones save it, against the
+        // whole step of the tensor-parallel server (not one GPU's compute).
+        QVERIFY(link->lowerChange > 0);
+        QVERIFY(link->higherChange < 0);
+        const double step = forecastParallel(forecaster(), gpt2(), o, tp, a100()).totalSeconds();
+        GpuSpec slow = a100();
+        slow.interconnectBandwidthGBps *= 0.8;
+        QCOMPARE(link->lowerChange, forecastParallel(forecaster(), gpt2(), o, tp, slow).totalSeconds() / step - 1);
     }
 };
 

@@ -27,7 +27,8 @@ void SensitivityChart::setGpu(const QString& id)
 void SensitivityChart::rebuild()
 {
     const GpuSpec* gpu = session_->gpu(gpuId_);
-    rows_ = gpu ? specSensitivity(session_->forecaster(), session_->model(), session_->options(), *gpu)
+    rows_ = gpu ? specSensitivity(session_->forecaster(), session_->model(), session_->options(), *gpu, 0.2,
+                                  session_->layout())
                 : std::vector<SpecSensitivity>{};
     plot_->clearPlottables();
     applyChartStyle(plot_);

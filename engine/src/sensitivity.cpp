@@ -7,14 +7,20 @@
 namespace gpuforecast {
 
 std::vector<SpecSensitivity> specSensitivity(const Forecaster& forecaster, const ModelConfig& config,
-                                             const GraphOptions& options, const GpuSpec& gpu, double fraction)
+                                             const GraphOptions& options, const GpuSpec& gpu, double fraction,
+                                             const ParallelLayout& layout)
 {
+    const bool server = layout.gpus() > 1;
+    auto stepSeconds = [&](const GpuSpec& g) {
+        return server ? forecastParallel(forecaster, config, options, layout, g).totalSeconds()
+                      : forecastModel(forecaster, config, options, g).totalSeconds();
+    };
     struct Knob {
         const char* field;
         const char* label;
         std::function<void(GpuSpec&, double)> scale;
     };
-    const std::vector<Knob> knobs{
+    std::vector<Knob> knobs{
         {"sm_count", "SM count",
          [](GpuSpec& g, double f) {
              // More SMs of the same kind: peak FLOP/s scales with them.
@@ -32,14 +38,17 @@ std::vector<SpecSensitivity> specSensitivity(const Forecaster& forecaster, const
         {"l2_cache_mb", "L2 cache", [](GpuSpec& g, double f) { g.l2CacheMb *= f; }},
         {"memory_gb", "Memory size", [](GpuSpec& g, double f) { g.memoryGb *= f; }},
     };
-    const double base = forecastModel(forecaster, config, options, gpu).totalSeconds();
+    if (server)
+        knobs.push_back({"interconnect.bandwidth_gbps", "Interconnect bandwidth",
+                         [](GpuSpec& g, double f) { g.interconnectBandwidthGBps *= f; }});
+    const double base = stepSeconds(gpu);
     std::vector<SpecSensitivity> out;
     for (const auto& k : knobs) {
         SpecSensitivity s{k.field, k.label, 0, 0};
         for (const bool higher : {false, true}) {
             GpuSpec g = gpu;
             k.scale(g, higher ? 1 + fraction : 1 - fraction);
-            const double t = forecastModel(forecaster, config, options, g).totalSeconds();
+            const double t = stepSeconds(g);
             (higher ? s.higherChange : s.lowerChange) = t / base - 1;
         }
         out.push_back(s);

@@ -2,6 +2,7 @@
 // "What should next year's GPU improve for my model?": how much the model's step time moves when
 // one spec-sheet number moves by +-fraction, everything else held.
 #include "gpuforecast/model_forecast.h"
+#include "gpuforecast/parallel.h"
 
 #include <string>
 #include <vector>
@@ -16,9 +17,11 @@ struct SpecSensitivity {
 };
 
 // Fields that a forecast depends on: SM count, clock-derived FP32 peak (vector and matrix move
-// together, as they do on real parts), memory bandwidth, L2, memory size. Sorted by the larger
-// absolute change, largest first (a tornado chart's order).
+// together, as they do on real parts), memory bandwidth, L2, memory size, and on a multi-GPU
+// layout the step time of the whole server and the interconnect bandwidth too. Sorted by the
+// larger absolute change, largest first (a tornado chart's order).
 std::vector<SpecSensitivity> specSensitivity(const Forecaster& forecaster, const ModelConfig& config,
-                                             const GraphOptions& options, const GpuSpec& gpu, double fraction = 0.2);
+                                             const GraphOptions& options, const GpuSpec& gpu, double fraction = 0.2,
+                                             const ParallelLayout& layout = {});
 
 } // namespace gpuforecast
