@@ -494,6 +494,26 @@ private slots:
                  qPrintable(onRow));
     }
 
+    void sensitivityIsTakenAroundTheWhatIfGpu()
+    {
+        ForecastSession session(nullptr, store());
+        const QString gpu = session.selectedGpus().front();
+        SensitivityChart chart(&session);
+        chart.setGpu(gpu);
+        auto bandwidthGain = [&] {
+            for (const auto& r : chart.shown())
+                if (r.field == "memory_bandwidth_gbps")
+                    return -r.higherChange; // time saved by 20% more bandwidth
+            return -1.0;
+        };
+        const double before = bandwidthGain();
+        QVERIFY(before > 0);
+        ForecastSession::WhatIf w;
+        w.bandwidth = 4; // bandwidth is then plentiful: another 20% buys less
+        session.setWhatIf(gpu, w);
+        QVERIFY(bandwidthGain() < before);
+    }
+
     void compareSpeedUpFollowsTheChosenBaseline()
     {
         ForecastSession session(nullptr, store());

@@ -26,10 +26,10 @@ void SensitivityChart::setGpu(const QString& id)
 
 void SensitivityChart::rebuild()
 {
-    const GpuSpec* gpu = session_->gpu(gpuId_);
-    rows_ = gpu ? specSensitivity(session_->forecaster(), session_->model(), session_->options(), *gpu, 0.2,
-                                  session_->layout())
-                : std::vector<SpecSensitivity>{};
+    // Around the GPU as the what-if sliders have it: "having doubled the bandwidth, what next?"
+    rows_ = session_->gpu(gpuId_) ? specSensitivity(session_->forecaster(), session_->model(), session_->options(),
+                                                    session_->effectiveGpu(gpuId_), 0.2, session_->layout())
+                                  : std::vector<SpecSensitivity>{};
     plot_->clearPlottables();
     applyChartStyle(plot_);
     // Horizontal bars: keys are rows (largest effect on top), values are % change of step time.
