@@ -67,6 +67,26 @@ private slots:
         QVERIFY((a.forward(x) - b.forward(x)).cwiseAbs().maxCoeff() == 0.0);
     }
 
+    void aFeatureThatNeverVariedIsIgnored()
+    {
+        // Feature 1 had no spread in training (one softmax operator: one FLOPs-per-byte value).
+        FeatureNormalization n{Eigen::VectorXd::Zero(kFeatureCount), Eigen::VectorXd::Ones(kFeatureCount),
+                               Eigen::VectorXd::Constant(kFeatureCount, -10), Eigen::VectorXd::Constant(kFeatureCount, 10)};
+        n.mean(1) = -0.47;
+        n.scale(1) = 1e-6;
+        Eigen::MatrixXd raw = Eigen::MatrixXd::Constant(kFeatureCount, 3, 0.5);
+        raw(1, 0) = -0.47;
+        raw(1, 1) = 0.2; // a fused chain: more arithmetic per byte than the lone operator
+        raw(1, 2) = -3.0;
+        const Eigen::MatrixXd z = normalizeFeatures(n, raw);
+        QCOMPARE(z.row(1).cwiseAbs().maxCoeff(), 0.0); // enters as its training value, not as 7e5
+        QCOMPARE(z(0, 1), 0.5);                         // the other features are standardised as usual
+        const UtilizationModel m(OpClass::Softmax, n, 2e-5, smallModel().members(), json{{"seed", 1}});
+        const Eigen::MatrixXd ag = m.alphaGamma(raw, 0);
+        QCOMPARE(ag.col(1), ag.col(0));
+        QCOMPARE(ag.col(2), ag.col(0));
+    }
+
     void utilizationStaysBelowOne()
     {
         const UtilizationModel m = smallModel();

@@ -191,7 +191,7 @@ TrainResult trainUtilizationModel(const ClassSamples& s, const TrainOptions& o, 
     norm.min = s.features.rowwise().minCoeff();
     norm.max = s.features.rowwise().maxCoeff();
     const double floorSeconds = estimateLaunchFloor(s);
-    const Eigen::MatrixXd x = ((s.features.colwise() - norm.mean).array().colwise() / norm.scale.array()).matrix();
+    const Eigen::MatrixXd x = normalizeFeatures(norm, s.features);
 
     std::mt19937_64 rng(o.seed);
     std::vector<Eigen::Index> order(static_cast<std::size_t>(n));

@@ -81,10 +81,20 @@ UtilizationModel::UtilizationModel(OpClass opClass, FeatureNormalization normali
                                 " features to 2 outputs");
 }
 
-Eigen::MatrixXd UtilizationModel::normalize(const Eigen::MatrixXd& raw) const
+Eigen::MatrixXd normalizeFeatures(const FeatureNormalization& norm, const Eigen::MatrixXd& raw)
 {
-    return ((raw.colwise() - norm_.mean).array().colwise() / norm_.scale.array()).matrix();
+    Eigen::MatrixXd z = ((raw.colwise() - norm.mean).array().colwise() / norm.scale.array()).matrix();
+    // A feature that never varied in training (FLOPs per byte for softmax and layer norm: one
+    // operator each) carries no information, and dividing by its near-zero spread would turn any
+    // other value into an enormous input: a fused scale + mask + softmax was forecast 2.3x slower
+    // than the softmax alone. Such a feature enters as its training value.
+    for (Eigen::Index i = 0; i < z.rows(); ++i)
+        if (norm.scale(i) <= kDegenerateScale)
+            z.row(i).setZero();
+    return z;
 }
+
+Eigen::MatrixXd UtilizationModel::normalize(const Eigen::MatrixXd& raw) const { return normalizeFeatures(norm_, raw); }
 
 Eigen::MatrixXd UtilizationModel::alphaGamma(const Eigen::MatrixXd& rawFeatures, std::size_t member) const
 {

@@ -20,6 +20,12 @@ struct FeatureNormalization {
     Eigen::VectorXd mean, scale, min, max;
 };
 
+// Features whose spread in training was below this are constants: they enter the networks as 0.
+inline constexpr double kDegenerateScale = 1e-4;
+// (raw - mean) / scale per feature (kFeatureCount x N), degenerate features 0. Training and
+// forecasting both normalise through this, so they can never disagree.
+Eigen::MatrixXd normalizeFeatures(const FeatureNormalization& norm, const Eigen::MatrixXd& raw);
+
 class UtilizationModel {
 public:
     UtilizationModel() = default;
