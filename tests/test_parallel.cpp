@@ -180,6 +180,26 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ForecastError, parseParallelLayout("ep4", "--parallel"));
     }
 
+    void aPipelineStageHoldsItsShareOfTheModel()
+    {
+        const GraphOptions o{8, 1024, true, false};
+        const auto one = forecastModel(forecaster(), gpt2(), o, a100());
+        ParallelLayout l;
+        l.pp = 4;
+        l.microbatches = 8;
+        const auto onefoneb = forecastParallel(forecaster(), gpt2(), o, l, a100());
+        const MemoryEstimate& m = onefoneb.step.memory;
+        // A quarter of the weights, gradients and optimizer state; the activations of one
+        // micro-batch (an eighth of the batch) for a quarter of the layers, 4 of them in flight.
+        QCOMPARE(m.weightsBytes, one.memory.weightsBytes / 4);
+        QCOMPARE(m.optimizerBytes, one.memory.optimizerBytes / 4);
+        QCOMPARE(m.activationsBytes, onefoneb.perGpu.memory.activationsBytes / 4 * 4);
+        l.schedule = PipelineSchedule::GPipe; // all 8 micro-batches' activations before the first backward
+        const auto gpipe = forecastParallel(forecaster(), gpt2(), o, l, a100());
+        QCOMPARE(gpipe.step.memory.activationsBytes, 2 * m.activationsBytes);
+        QVERIFY(m.totalBytes() < one.memory.totalBytes());
+    }
+
     void sensitivityOfAServerIncludesItsLinks()
     {
         const GraphOptions o{8, 1024, true, false};

@@ -40,6 +40,17 @@ nlohmann::json dimsJson(const Kernel& k)
     return {{"rows", k.b}, {"h", k.h}};
 }
 
+// The GPU's memory: on a multi-GPU layout, the busiest GPU's (its shard and stage).
+nlohmann::json memoryJson(const ModelForecast& r)
+{
+    const auto& m = r.memory;
+    return {{"parameters", m.parametersCount},        {"weights_gb", m.weightsBytes / 1e9},
+            {"gradients_gb", m.gradientsBytes / 1e9}, {"optimizer_gb", m.optimizerBytes / 1e9},
+            {"activations_gb", m.activationsBytes / 1e9}, {"kv_cache_gb", m.kvCacheBytes / 1e9},
+            {"total_gb", m.totalBytes() / 1e9},       {"gpu_gb", r.gpuMemoryBytes / 1e9},
+            {"fits", r.fits()}};
+}
+
 nlohmann::json toJson(const ModelForecast& r)
 {
     nlohmann::json j;
@@ -54,12 +65,7 @@ nlohmann::json toJson(const ModelForecast& r)
     j["bw_ms"] = (r.backwardSeconds + r.accumulateSeconds) * 1e3; // NeuSight's "bwall": backward + accumulation
     j["acc_ms"] = r.accumulateSeconds * 1e3;
     j["comm_ms"] = 0.0;
-    const auto& m = r.memory;
-    j["memory"] = {{"parameters", m.parametersCount},        {"weights_gb", m.weightsBytes / 1e9},
-                   {"gradients_gb", m.gradientsBytes / 1e9}, {"optimizer_gb", m.optimizerBytes / 1e9},
-                   {"activations_gb", m.activationsBytes / 1e9}, {"kv_cache_gb", m.kvCacheBytes / 1e9},
-                   {"total_gb", m.totalBytes() / 1e9},       {"gpu_gb", r.gpuMemoryBytes / 1e9},
-                   {"fits", r.fits()}};
+    j["memory"] = memoryJson(r);
     nlohmann::json ops = nlohmann::json::array();
     for (const auto& o : r.ops) {
         const auto& f = o.forecast;
@@ -190,6 +196,7 @@ int runPredict(const std::vector<std::string>& args)
         j["pp_comm_ms"] = p.pipelineCommSeconds * 1e3;
         j["dp_comm_ms"] = p.dataCommSeconds * 1e3;
         j["bubble_ms"] = p.bubbleSeconds * 1e3;
+        j["memory"] = memoryJson(p.step);
         j["stage_ms"] = nlohmann::json::array();
         for (double s : p.stageSeconds)
             j["stage_ms"].push_back(s * 1e3);

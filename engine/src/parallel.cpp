@@ -21,6 +21,24 @@ ModelConfig tensorShard(ModelConfig c, long long tp)
     return c;
 }
 
+// One GPU's memory in a pipeline: its stage holds 1/p of the layers' weights, gradients, optimizer
+// state and KV cache, and keeps the activations of the micro-batches in flight: all m of them
+// under GPipe (every forward runs before any backward), at most p under 1F1B. The embedding and
+// head sit on the first and last stage and are spread evenly here, which slightly favours those
+// two stages.
+MemoryEstimate stageMemory(MemoryEstimate m, const ParallelLayout& layout)
+{
+    const double p = double(layout.pp), micro = double(layout.microbatches);
+    m.parametersCount /= p;
+    m.weightsBytes /= p;
+    m.gradientsBytes /= p;
+    m.optimizerBytes /= p;
+    m.kvCacheBytes /= p;
+    const double inFlight = layout.schedule == PipelineSchedule::GPipe ? micro : std::min(micro, p);
+    m.activationsBytes = m.activationsBytes / p * inFlight;
+    return m;
+}
+
 } // namespace
 
 ParallelLayout parseParallelLayout(const std::string& text, const std::string& source)
@@ -154,6 +172,7 @@ ParallelForecast forecastParallel(const Forecaster& forecaster, const ModelConfi
     }
     r.step.commSeconds = r.commSeconds();
     r.step.bubbleSeconds = r.bubbleSeconds;
+    r.step.memory = stageMemory(r.perGpu.memory, layout);
     return r;
 }
 
