@@ -170,6 +170,10 @@ private slots:
         QTest::newRow("missing seq") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "T4"} << "--seq: required";
         QTest::newRow("sequence beyond positions") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "T4", "--seq", "4096"}
                                                    << "gpt2_large";
+        QTest::newRow("layout not dividing heads") << base + QStringList{"--mode", "training", "--parallel", "tp7"}
+                                                   << "tp 7 does not divide the 20 attention heads";
+        QTest::newRow("data parallel inference") << base + QStringList{"--batch", "4", "--parallel", "dp4"}
+                                                 << "data parallelism applies to training";
         QTest::newRow("config file missing") << QStringList{"predict", "--model", "/nope/config.json", "--gpu", "T4", "--seq", "8"}
                                              << "/nope/config.json: no such file";
     }

@@ -176,6 +176,10 @@ private slots:
         } catch (const ForecastError& e) {
             QVERIFY2(QString(e.what()).contains(expected), e.what());
         }
+        ParallelLayout replicas;
+        replicas.dp = 2; // fine for a training step, refused for inference
+        validateLayout(gpt2(), GraphOptions{8, 1024, true, false}, replicas);
+        QVERIFY_THROWS_EXCEPTION(ForecastError, validateLayout(gpt2(), GraphOptions{8, 1024, false, false}, replicas));
         QVERIFY_THROWS_EXCEPTION(ForecastError, parseParallelLayout("dp4_2", "--parallel"));
         QVERIFY_THROWS_EXCEPTION(ForecastError, parseParallelLayout("ep4", "--parallel"));
     }

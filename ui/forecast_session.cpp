@@ -15,8 +15,7 @@
 namespace gpuforecast::ui {
 namespace {
 
-// validateLayout, plus what the explorer adds: the engine would split an inference batch over
-// replicas without complaint, but that is serving throughput, not the latency of one step.
+// validateLayout's message instead of its exception.
 std::optional<QString> layoutProblem(const ModelConfig& model, const GraphOptions& options, const ParallelLayout& layout)
 {
     try {
@@ -24,9 +23,6 @@ std::optional<QString> layoutProblem(const ModelConfig& model, const GraphOption
     } catch (const ForecastError& e) {
         return QString::fromUtf8(e.what());
     }
-    if (!options.training && layout.dp > 1)
-        return QString("%1: parallel layout: data parallelism applies to training (DP 1 for inference)")
-            .arg(QString::fromStdString(model.id));
     return std::nullopt;
 }
 

@@ -179,8 +179,6 @@ int runPredict(const std::vector<std::string>& args)
         }
         return 0;
     }
-    if (!options.training && layout.dp > 1)
-        throw UsageError("--parallel: data parallelism applies to training (use --mode training)");
     const ParallelForecast p = forecastParallel(forecaster, config, options, layout, gpu);
     if (a.has("--json")) {
         nlohmann::json j = toJson(p.perGpu);

@@ -86,6 +86,8 @@ void validateLayout(const ModelConfig& c, const GraphOptions& o, const ParallelL
                                                      " micro-batches do not divide the per-replica batch " +
                                                      std::to_string(o.batch / l.dp));
     need(l.pp > 1 || l.microbatches == 1, "micro-batches need pipeline stages (pp > 1)");
+    // Replicas splitting an inference batch is serving throughput, not the latency of one step.
+    need(o.training || l.dp == 1, "data parallelism applies to training (dp 1 for inference)");
 }
 
 double ringAllReduceSeconds(double bytes, long long n, double bandwidthGBps, double latencyUs)
