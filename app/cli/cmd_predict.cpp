@@ -7,6 +7,7 @@
 #include "gpuforecast/file_io.h"
 #include "gpuforecast/model_forecast.h"
 #include "gpuforecast/parallel.h"
+#include "gpuforecast/scenario.h"
 
 #include <nlohmann/json.hpp>
 
@@ -161,9 +162,10 @@ int runPredict(const std::vector<std::string>& args)
     layout.pp = a.integer("--pp", layout.pp, 1, 4096);
     layout.microbatches = a.integer("--microbatches", layout.microbatches, 1, 1 << 20);
     if (auto s = a.value("--schedule")) {
-        if (*s != "gpipe" && *s != "1f1b")
+        const auto schedule = pipelineScheduleFromName(*s);
+        if (!schedule)
             throw UsageError("--schedule: expected gpipe or 1f1b, got '" + *s + "'");
-        layout.schedule = *s == "gpipe" ? PipelineSchedule::GPipe : PipelineSchedule::OneFOneB;
+        layout.schedule = *schedule;
     }
     // Said next to every forecast: how far this GPU's per-SM ratios are from any measured GPU's.
     const auto notes = specExtrapolation(gpu, forecaster.tiles().gpus());
@@ -184,8 +186,7 @@ int runPredict(const std::vector<std::string>& args)
         nlohmann::json j = toJson(p.perGpu);
         j["batch"] = options.batch;
         j["gpus"] = layout.gpus();
-        j["layout"] = {{"dp", layout.dp}, {"tp", layout.tp}, {"pp", layout.pp}, {"microbatches", layout.microbatches},
-                       {"schedule", layout.schedule == PipelineSchedule::GPipe ? "gpipe" : "1f1b"}};
+        j["layout"] = parallelLayoutToJson(layout);
         j["per_gpu_microbatch_ms"] = p.perGpu.totalSeconds() * 1e3;
         j["e2e_ms"] = p.totalSeconds() * 1e3;
         j["compute_ms"] = p.computeSeconds * 1e3;

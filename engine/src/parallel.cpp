@@ -41,6 +41,16 @@ MemoryEstimate stageMemory(MemoryEstimate m, const ParallelLayout& layout)
 
 } // namespace
 
+const char* pipelineScheduleName(PipelineSchedule s) { return s == PipelineSchedule::GPipe ? "gpipe" : "1f1b"; }
+
+std::optional<PipelineSchedule> pipelineScheduleFromName(std::string_view name)
+{
+    for (const auto s : {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB})
+        if (name == pipelineScheduleName(s))
+            return s;
+    return std::nullopt;
+}
+
 ParallelLayout parseParallelLayout(const std::string& text, const std::string& source)
 {
     static const std::regex re(R"(^(dp|tp|pp)(\d{1,4})(?:_(\d{1,5}))?$)");

@@ -21,19 +21,11 @@ ParallelLayout parallelFromJson(const nlohmann::json& j, const json_fields::Cont
     l.dp = optionalInteger(j, ctx, "dp", 1, 4096).value_or(1);
     l.microbatches = optionalInteger(j, ctx, "microbatches", 1, 1 << 20).value_or(1);
     const std::string schedule = optionalString(j, ctx, "schedule").value_or("1f1b");
-    if (schedule != "gpipe" && schedule != "1f1b")
+    const auto parsed = pipelineScheduleFromName(schedule);
+    if (!parsed)
         throwInputError(ctx.source, ctx.name("schedule"), "expected \"gpipe\" or \"1f1b\", got \"" + schedule + "\"");
-    l.schedule = schedule == "gpipe" ? PipelineSchedule::GPipe : PipelineSchedule::OneFOneB;
+    l.schedule = *parsed;
     return l;
-}
-
-nlohmann::json parallelToJson(const ParallelLayout& l)
-{
-    return {{"tp", l.tp},
-            {"pp", l.pp},
-            {"dp", l.dp},
-            {"microbatches", l.microbatches},
-            {"schedule", l.schedule == PipelineSchedule::GPipe ? "gpipe" : "1f1b"}};
 }
 
 } // namespace
@@ -82,6 +74,15 @@ Scenario scenarioFromJson(const nlohmann::json& j, const std::string& source)
     return s;
 }
 
+nlohmann::json parallelLayoutToJson(const ParallelLayout& l)
+{
+    return {{"tp", l.tp},
+            {"pp", l.pp},
+            {"dp", l.dp},
+            {"microbatches", l.microbatches},
+            {"schedule", pipelineScheduleName(l.schedule)}};
+}
+
 nlohmann::json scenarioToJson(const Scenario& s)
 {
     nlohmann::json j;
@@ -92,7 +93,7 @@ nlohmann::json scenarioToJson(const Scenario& s)
     j["seq"] = s.options.seq;
     j["mode"] = s.options.training ? "training" : "inference";
     j["fusion"] = s.options.fusion;
-    j["parallel"] = parallelToJson(s.parallel);
+    j["parallel"] = parallelLayoutToJson(s.parallel);
     j["gpus"] = s.gpus;
     j["custom_gpus"] = nlohmann::json::array();
     for (const auto& g : s.customGpus)

@@ -3,12 +3,17 @@
 // parallelism, and the communication each adds over the GPUs' link (spec sheet interconnect).
 #include "gpuforecast/model_forecast.h"
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuforecast {
 
 enum class PipelineSchedule { GPipe, OneFOneB };
+// "gpipe" and "1f1b", as scenario files and the command line spell them.
+const char* pipelineScheduleName(PipelineSchedule s);
+std::optional<PipelineSchedule> pipelineScheduleFromName(std::string_view name);
 
 struct ParallelLayout {
     long long dp = 1, tp = 1, pp = 1;
