@@ -145,7 +145,7 @@ private slots:
         GpuSpec inside = toyGpu(); // 100 GFLOP/s and 10 GB/s per SM, 10 FLOP/B
         QVERIFY(specExtrapolation(inside, measured).empty());
         GpuSpec fast = toyGpu();
-        fast.fp32Gflops = 5000; // 500 per SM: 2.5x the highest; 50 FLOP/B: 5x the highest
+        fast.fp32Gflops = fast.fp32MatrixGflops = 5000; // 500 per SM: 2.5x the highest; 50 FLOP/B: 5x the highest
         const auto notes = specExtrapolation(fast, measured);
         QCOMPARE(notes.size(), std::size_t(2));
         QCOMPARE(notes[0].quantity, std::string("FP32 per SM"));
@@ -159,11 +159,61 @@ private slots:
         QCOMPARE(low.front().quantity, std::string("memory bandwidth per SM"));
         QVERIFY(low.front().text.find("5.0x below the lowest") != std::string::npos);
         GpuSpec nearly = toyGpu();
-        nearly.fp32Gflops = 2400; // 240 per SM: within the 25% tolerance of 200
+        nearly.fp32Gflops = nearly.fp32MatrixGflops = 2400; // 240 per SM: within the 25% tolerance of 200
         nearly.memoryBandwidthGBps = 240;
         QVERIFY(specExtrapolation(nearly, measured).empty());
         fast.id = "B"; // a GPU is never compared with its own measurements
         QCOMPARE(specExtrapolation(fast, measured).front().measuredMax, 100.0);
+    }
+
+    void gemmEfficiencyIsBorrowedBeyondTheMeasuredRange()
+    {
+        // Per SM: A 100 GFLOP/s, 10 GB/s, 1.6 GB; B 200 GFLOP/s, 20 GB/s, 3.2 GB.
+        const std::vector<ReferenceGpu> measured{{"A", 10, 1000, 100, 4, 2018, 16}, {"B", 10, 2000, 200, 4, 2020, 32}};
+        QVERIFY(!gemmEfficiencyDonor(toyGpu(), measured)); // A's own ratios: inside
+        GpuSpec near = toyGpu();
+        near.fp32Gflops = near.fp32MatrixGflops = 2400; // 1.2x the highest FP32 per SM: still the networks'
+        near.memoryBandwidthGBps = 200;
+        QVERIFY(!gemmEfficiencyDonor(near, measured));
+
+        GpuSpec far = toyGpu();
+        far.fp32Gflops = far.fp32MatrixGflops = 5000; // 2.5x: borrows fully, from the nearer B
+        far.memoryBandwidthGBps = 500;
+        auto donor = gemmEfficiencyDonor(far, measured);
+        QVERIFY(donor);
+        QCOMPARE(donor->gpu.id, std::string("B"));
+        QCOMPARE(donor->weight, 1.0);
+        QVERIFY(describeDonor(*donor).find("from B") != std::string::npos);
+
+        GpuSpec bigMemory = toyGpu(); // only the memory per SM (16 GB, 5x B's) is beyond: A's twin
+        bigMemory.memoryGb = 160;
+        donor = gemmEfficiencyDonor(bigMemory, measured);
+        QVERIFY(donor);
+        QCOMPARE(donor->gpu.id, std::string("A"));
+        const GpuSpec seen = asSeenByNetworks(bigMemory, donor->gpu);
+        QCOMPARE(seen.memoryGb, 16.0);
+        QCOMPARE(seen.id, bigMemory.id);
+
+        // Between the tolerance (1.25x) and its square the weight rises continuously: 1.25^1.5 -> 0.5.
+        GpuSpec halfway = toyGpu();
+        halfway.fp32Gflops = halfway.fp32MatrixGflops = 2000 * std::pow(1.25, 1.5);
+        halfway.memoryBandwidthGBps = 200;
+        halfway.memoryGb = 32;
+        donor = gemmEfficiencyDonor(halfway, measured);
+        QVERIFY(donor);
+        QVERIFY(std::abs(donor->weight - 0.5) < 1e-9);
+
+        GpuSpec b = toyGpu(); // B as trained on borrows nothing; a what-if of B far outside borrows from B
+        b.id = "B";
+        b.fp32Gflops = b.fp32MatrixGflops = 2000;
+        b.memoryBandwidthGBps = 200;
+        b.memoryGb = 32;
+        QVERIFY(!gemmEfficiencyDonor(b, measured));
+        b.fp32Gflops = b.fp32MatrixGflops = 6000;
+        b.memoryBandwidthGBps = 600;
+        donor = gemmEfficiencyDonor(b, measured);
+        QVERIFY(donor);
+        QCOMPARE(donor->gpu.id, std::string("B"));
     }
 
     void linearTilesByCost_data()

@@ -8,7 +8,9 @@
 
 #include <QtTest>
 
+#include <cmath>
 #include <map>
+#include <stdexcept>
 #include <sstream>
 
 using namespace gpuforecast;
@@ -82,6 +84,37 @@ private slots:
                                     .arg(mape)
                                     .arg(measured[cls])));
         }
+    }
+
+    void gemmsBeyondTheMeasuredRangeBorrowEfficiency()
+    {
+        const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
+        const auto catalog = loadGpuDirectory(kRes + "/gpus");
+        auto find = [&](const std::string& id) {
+            for (const auto& g : catalog)
+                if (g.id == id)
+                    return g;
+            throw std::runtime_error("no GPU " + id);
+        };
+        const Kernel fc = Kernel::gemm("linear", 1, 4096, 1280, 5120); // GPT-2 large MLP, batch 4 x 1024
+
+        // Memory capacity is not a speed: an A100 with 4x the memory forecasts its GEMMs exactly as
+        // the measured A100 (the networks would have read the larger memory per SM as another GPU).
+        const GpuSpec a100 = find("A100-PCIE-40GB");
+        GpuSpec bigMemory = a100;
+        bigMemory.id = "A100-160GB";
+        bigMemory.memoryGb = 160;
+        const KernelForecast own = f.predict(fc, a100), twin = f.predict(fc, bigMemory);
+        QVERIFY(own.efficiencyFrom.empty());
+        QCOMPARE(twin.efficiencyFrom, std::string("A100-PCIE-40GB"));
+        QCOMPARE(twin.efficiencyWeight, 1.0);
+        QVERIFY(std::abs(twin.seconds / own.seconds - 1) < 1e-9);
+
+        // L4 has 3.8x T4's FP32 peak and, like it, a ~70 W budget; extrapolating the networks made
+        // it slower than T4. It now borrows T4's efficiency and so keeps its peak advantage.
+        const KernelForecast l4 = f.predict(fc, find("L4")), t4 = f.predict(fc, find("T4"));
+        QCOMPARE(l4.efficiencyFrom, std::string("T4"));
+        QVERIFY2(l4.seconds < t4.seconds / 2, qPrintable(QString("L4 %1 ms, T4 %2 ms").arg(l4.ms()).arg(t4.ms())));
     }
 };
 

@@ -136,10 +136,13 @@ QString CompareChart::toolTipAt(const QPointF& pixel) const
 QStringList CompareChart::extrapolationNotes(const ModelForecast& f) const
 {
     QStringList notes;
-    if (session_->gpu(QString::fromStdString(f.gpu)))
-        for (const auto& e : specExtrapolation(session_->effectiveGpu(QString::fromStdString(f.gpu)),
-                                               session_->forecaster().tiles().gpus()))
+    if (session_->gpu(QString::fromStdString(f.gpu))) {
+        const GpuSpec gpu = session_->effectiveGpu(QString::fromStdString(f.gpu));
+        for (const auto& e : specExtrapolation(gpu, session_->forecaster().tiles().gpus()))
             notes << QString::fromStdString(e.text);
+        if (const auto donor = session_->forecaster().gemmEfficiencyDonor(gpu))
+            notes << QString::fromStdString(describeDonor(*donor));
+    }
     return notes;
 }
 

@@ -96,19 +96,30 @@ nlohmann::json toJson(const ModelForecast& r)
     return j;
 }
 
-nlohmann::json extrapolationJson(const std::vector<SpecExtrapolation>& notes)
+struct Notes {
+    std::vector<SpecExtrapolation> extrapolation;
+    std::optional<GemmEfficiencyDonor> donor;
+};
+
+void addNotes(nlohmann::json& j, const Notes& notes)
 {
     nlohmann::json a = nlohmann::json::array();
-    for (const auto& e : notes)
+    for (const auto& e : notes.extrapolation)
         a.push_back({{"quantity", e.quantity}, {"unit", e.unit}, {"value", e.value}, {"measured_min", e.measuredMin},
                      {"measured_max", e.measuredMax}, {"factor", e.factor}, {"text", e.text}});
-    return a;
+    j["extrapolation"] = std::move(a);
+    j["gemm_efficiency_from"] = nullptr;
+    if (notes.donor)
+        j["gemm_efficiency_from"] = {{"gpu", notes.donor->gpu.id}, {"weight", notes.donor->weight},
+                                     {"text", describeDonor(*notes.donor)}};
 }
 
-void printNotes(const std::vector<SpecExtrapolation>& notes)
+void printNotes(const Notes& notes)
 {
-    for (const auto& e : notes)
+    for (const auto& e : notes.extrapolation)
         std::printf("  note: beyond the measured GPUs, %s\n", e.text.c_str());
+    if (notes.donor)
+        std::printf("  note: %s\n", describeDonor(*notes.donor).c_str());
 }
 
 void printText(const ModelForecast& r)
@@ -167,13 +178,14 @@ int runPredict(const std::vector<std::string>& args)
             throw UsageError("--schedule: expected gpipe or 1f1b, got '" + *s + "'");
         layout.schedule = *schedule;
     }
-    // Said next to every forecast: how far this GPU's per-SM ratios are from any measured GPU's.
-    const auto notes = specExtrapolation(gpu, forecaster.tiles().gpus());
+    // Said next to every forecast: how far this GPU's per-SM ratios are from any measured GPU's,
+    // and whose GEMM efficiency it borrows because of that.
+    const Notes notes{specExtrapolation(gpu, forecaster.tiles().gpus()), forecaster.gemmEfficiencyDonor(gpu)};
     if (layout.gpus() == 1) {
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);
         if (a.has("--json")) {
             nlohmann::json j = toJson(r);
-            j["extrapolation"] = extrapolationJson(notes);
+            addNotes(j, notes);
             std::cout << j.dump(2) << "\n";
         } else {
             printText(r);
@@ -199,7 +211,7 @@ int runPredict(const std::vector<std::string>& args)
         j["stage_ms"] = nlohmann::json::array();
         for (double s : p.stageSeconds)
             j["stage_ms"].push_back(s * 1e3);
-        j["extrapolation"] = extrapolationJson(notes);
+        addNotes(j, notes);
         std::cout << j.dump(2) << "\n";
     } else {
         std::printf("%s on %lld x %s (dp %lld, tp %lld, pp %lld, %lld micro-batches), global batch %lld x seq %lld, %s\n",

@@ -7,6 +7,7 @@
 #include "gpuforecast/trainer.h"
 #include "gpuforecast/training_set.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -87,6 +88,8 @@ int runTrain(const std::vector<std::string>& args)
     std::mutex failureMutex;
     auto worker = [&] {
         for (std::size_t c; (c = next++) < samples.size();) {
+            if (samples[c].size() == 0) // a dataset of GEMMs only (or vectors only) trains what it has
+                continue;
             try {
                 TrainOptions o = opt;
                 o.seed = opt.seed * 1000003ULL + c;
@@ -105,8 +108,16 @@ int runTrain(const std::vector<std::string>& args)
     if (failure)
         std::rethrow_exception(failure);
 
+    if (std::none_of(results.begin(), results.end(), [](const auto& r) { return r.has_value(); }))
+        throwInputError(dataDir, "", "no measurements of any learned operator class");
     fs::create_directories(outDir);
-    for (const auto& r : results) {
+    for (std::size_t c = 0; c < results.size(); ++c) {
+        if (!results[c]) {
+            std::printf("%-11s skipped: no measurements of this class in %s\n",
+                        std::string(opClassName(samples[c].opClass)).c_str(), dataDir.c_str());
+            continue;
+        }
+        const auto& r = results[c];
         const std::string cls(opClassName(r->model.opClass()));
         r->model.save((fs::path(outDir) / (cls + ".json")).string());
         std::printf("%-11s validation MAPE %6.2f%%  (%d epochs, %.0f s)\n", cls.c_str(), r->validationMape,

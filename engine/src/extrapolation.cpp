@@ -3,37 +3,52 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <functional>
 
 namespace gpuforecast {
+
+namespace {
+
+struct PerSm {
+    double sm, fp32, bw, mem; // mem 0: unknown
+};
+
+PerSm perSm(const GpuSpec& g) { return {g.smCount, g.fp32MatrixGflops, g.memoryBandwidthGBps, g.memoryGb}; }
+PerSm perSm(const ReferenceGpu& g) { return {g.smCount, g.fp32Gflops, g.bandwidthGBps, g.memoryGb}; }
+
+struct Ratio {
+    const char* quantity;
+    const char* unit;
+    double (*of)(const PerSm&); // <= 0: not known for this GPU
+};
+const Ratio kRatios[] = {
+    {"FP32 per SM", "GFLOP/s", [](const PerSm& p) { return p.fp32 / p.sm; }},
+    {"memory bandwidth per SM", "GB/s", [](const PerSm& p) { return p.bw / p.sm; }},
+    {"FP32 FLOP per byte of bandwidth", "FLOP/B", [](const PerSm& p) { return p.fp32 / p.bw; }},
+    {"memory per SM", "GB", [](const PerSm& p) { return p.mem / p.sm; }},
+};
+
+bool usable(const PerSm& p) { return p.sm > 0 && p.bw > 0 && p.fp32 > 0; }
+
+} // namespace
 
 std::vector<SpecExtrapolation> specExtrapolation(const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured,
                                                  double tolerance)
 {
-    struct Ratio {
-        const char* quantity;
-        const char* unit;
-        std::function<double(double sm, double fp32, double bw)> of;
-    };
-    static const Ratio kRatios[] = {
-        {"FP32 per SM", "GFLOP/s", [](double sm, double fp32, double) { return fp32 / sm; }},
-        {"memory bandwidth per SM", "GB/s", [](double sm, double, double bw) { return bw / sm; }},
-        {"FP32 FLOP per byte of bandwidth", "FLOP/B", [](double, double fp32, double bw) { return fp32 / bw; }},
-    };
     std::vector<SpecExtrapolation> out;
+    const PerSm target = perSm(gpu);
+    if (!usable(target))
+        return out;
     for (const auto& r : kRatios) {
         double lo = INFINITY, hi = -INFINITY;
         for (const auto& m : measured) {
-            if (m.id == gpu.id || !(m.smCount > 0) || !(m.bandwidthGBps > 0))
+            if (m.id == gpu.id || !usable(perSm(m)) || !(r.of(perSm(m)) > 0))
                 continue;
-            const double v = r.of(m.smCount, m.fp32Gflops, m.bandwidthGBps);
+            const double v = r.of(perSm(m));
             lo = std::min(lo, v);
             hi = std::max(hi, v);
         }
-        if (!(lo <= hi) || !(gpu.smCount > 0) || !(gpu.memoryBandwidthGBps > 0))
-            continue;
-        const double v = r.of(gpu.smCount, gpu.fp32Gflops, gpu.memoryBandwidthGBps);
-        if (v <= hi * tolerance && v >= lo / tolerance)
+        const double v = r.of(target);
+        if (!(lo <= hi) || !(v > 0) || (v <= hi * tolerance && v >= lo / tolerance))
             continue;
         SpecExtrapolation e{r.quantity, r.unit, v, lo, hi, v > hi ? v / hi : v / lo, {}};
         char text[200];
@@ -47,6 +62,78 @@ std::vector<SpecExtrapolation> specExtrapolation(const GpuSpec& gpu, const std::
         out.push_back(std::move(e));
     }
     return out;
+}
+
+std::optional<GemmEfficiencyDonor> gemmEfficiencyDonor(const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured,
+                                                       double tolerance)
+{
+    const PerSm target = perSm(gpu);
+    if (!usable(target))
+        return std::nullopt;
+    // How far outside the measured range, as a ratio (1: inside), over the ratios the networks read.
+    double outside = 1;
+    for (const auto& r : kRatios) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (const auto& m : measured) {
+            const double v = usable(perSm(m)) ? r.of(perSm(m)) : 0;
+            if (!(v > 0))
+                continue;
+            if (m.id == gpu.id && std::abs(v / r.of(target) - 1) < 0.01)
+                continue; // the GPU itself, as trained on, says nothing about its own coverage
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        const double v = r.of(target);
+        if (lo <= hi && v > 0)
+            outside = std::max({outside, v / hi, lo / v});
+    }
+    for (const auto& m : measured) // trained on (not a what-if variant of it): nothing to borrow
+        if (m.id == gpu.id && usable(perSm(m)) &&
+            std::all_of(std::begin(kRatios), std::end(kRatios), [&](const Ratio& r) {
+                const double a = r.of(perSm(m)), b = r.of(target);
+                return !(a > 0) || std::abs(a / b - 1) < 0.01;
+            }))
+            return std::nullopt;
+    if (!(outside > tolerance) || !(tolerance > 1))
+        return std::nullopt;
+    std::optional<GemmEfficiencyDonor> best;
+    double bestD = INFINITY;
+    for (const auto& m : measured) {
+        const PerSm p = perSm(m);
+        if (!usable(p))
+            continue;
+        // Nearest by the two rates (FP32 and bandwidth per SM). FLOP per byte is their quotient, and
+        // memory capacity is no speed: it marks a GPU as outside the range the networks know but
+        // says nothing about whose efficiency it shares (an A100 with more memory is still an A100).
+        double d = 0;
+        for (int i = 0; i < 2; ++i)
+            d += std::pow(std::log(kRatios[i].of(p) / kRatios[i].of(target)), 2);
+        if (d < bestD) {
+            bestD = d;
+            best = GemmEfficiencyDonor{m, std::min(1.0, std::log(outside / tolerance) / std::log(tolerance))};
+        }
+    }
+    return best;
+}
+
+std::string describeDonor(const GemmEfficiencyDonor& donor)
+{
+    char text[200];
+    std::snprintf(text, sizeof text, "GEMM efficiency taken from %s, the nearest measured GPU (weight %.0f%%)",
+                  donor.gpu.id.c_str(), 100 * donor.weight);
+    return text;
+}
+
+GpuSpec asSeenByNetworks(const GpuSpec& gpu, const ReferenceGpu& donor)
+{
+    GpuSpec s = gpu;
+    s.smCount = donor.smCount;
+    s.fp32Gflops = s.fp32MatrixGflops = donor.fp32Gflops;
+    s.memoryBandwidthGBps = donor.bandwidthGBps;
+    s.l2CacheMb = donor.l2CacheMb;
+    if (donor.memoryGb > 0)
+        s.memoryGb = donor.memoryGb;
+    return s;
 }
 
 } // namespace gpuforecast

@@ -1,6 +1,7 @@
 #include "gpuforecast/forecaster.h"
 
 #include "gpuforecast/error.h"
+#include "gpuforecast/extrapolation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,7 +19,7 @@ int classIndex(OpClass c)
 }
 
 // The networks' input: one column of features per kernel geometry.
-Eigen::MatrixXd featureMatrix(OpClass c, const std::vector<KernelGeometry>& geometries, const GpuSpec& gpu)
+Eigen::MatrixXd featureMatrix(OpClass c, std::span<const KernelGeometry> geometries, const GpuSpec& gpu)
 {
     Eigen::MatrixXd features(kFeatureCount, Eigen::Index(geometries.size()));
     for (std::size_t j = 0; j < geometries.size(); ++j) {
@@ -60,6 +61,44 @@ Forecaster Forecaster::loadFromDirectory(const std::string& weightsDir)
     if (fs::exists(tilePath))
         *tiles = TileDatabase::load(tilePath.string());
     return Forecaster(std::move(models), std::move(tiles));
+}
+
+std::optional<GemmEfficiencyDonor> Forecaster::gemmEfficiencyDonor(const GpuSpec& gpu) const
+{
+    return gpuforecast::gemmEfficiencyDonor(gpu, tiles_->gpus());
+}
+
+Eigen::MatrixXd Forecaster::logUtilization(const UtilizationModel& model, std::span<const Kernel> kernels,
+                                           std::span<const KernelGeometry> own, std::span<const double> waves,
+                                           const GpuSpec& gpu, std::optional<GemmTile> pinnedTile,
+                                           std::optional<GemmEfficiencyDonor>& donor) const
+{
+    const Eigen::Index n = Eigen::Index(waves.size());
+    auto logU = [&](const Eigen::MatrixXd& features) {
+        Eigen::MatrixXd out(Eigen::Index(model.memberCount()), n);
+        for (std::size_t m = 0; m < model.memberCount(); ++m) {
+            const Eigen::MatrixXd ag = model.alphaGamma(features, m);
+            for (Eigen::Index j = 0; j < n; ++j) {
+                const Eigen::Index col = features.cols() == 1 ? 0 : j; // one kernel at many wave counts
+                out(Eigen::Index(m), j) = std::log(safeUtilization(ag(0, col), ag(1, col), waves[std::size_t(j)]));
+            }
+        }
+        return out;
+    };
+    const OpClass c = model.opClass();
+    const Eigen::MatrixXd ownLogU = logU(featureMatrix(c, own, gpu));
+    donor.reset();
+    if (c == OpClass::Bmm || c == OpClass::Linear)
+        donor = gemmEfficiencyDonor(gpu);
+    if (!donor)
+        return ownLogU;
+    const GpuSpec seen = asSeenByNetworks(gpu, donor->gpu);
+    std::vector<KernelGeometry> geometries;
+    geometries.reserve(kernels.size());
+    for (const Kernel& k : kernels)
+        geometries.push_back(geometry(k, seen, pinnedTile));
+    const double w = donor->weight;
+    return (1 - w) * ownLogU + w * logU(featureMatrix(c, geometries, seen));
 }
 
 bool Forecaster::isLearned(OpClass c) const { return model(c) != nullptr; }
@@ -107,18 +146,22 @@ std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels,
             continue;
         const UtilizationModel& model = *models_[c];
         std::vector<KernelGeometry> geometries;
-        for (std::size_t i : idx)
+        std::vector<Kernel> classKernels;
+        for (std::size_t i : idx) {
             geometries.push_back(out[i].geometry);
-        const Eigen::MatrixXd features = featureMatrix(model.opClass(), geometries, gpu);
-        Eigen::MatrixXd logSeconds(Eigen::Index(model.memberCount()), features.cols());
-        for (std::size_t m = 0; m < model.memberCount(); ++m) {
-            const Eigen::MatrixXd ag = model.alphaGamma(features, m);
-            for (Eigen::Index j = 0; j < features.cols(); ++j) {
-                const KernelGeometry& g = geometries[std::size_t(j)];
-                const double u = safeUtilization(ag(0, j), ag(1, j), g.waves);
-                logSeconds(Eigen::Index(m), j) = std::log(withLaunchFloor(g.secondsAt(u), model.floorSeconds()));
-            }
+            classKernels.push_back(kernels[i]);
         }
+        std::vector<double> waves;
+        for (const auto& g : geometries)
+            waves.push_back(g.waves);
+        std::optional<GemmEfficiencyDonor> donor;
+        const Eigen::MatrixXd logU = logUtilization(model, classKernels, geometries, waves, gpu, pinnedTile, donor);
+        Eigen::MatrixXd logSeconds(logU.rows(), logU.cols());
+        for (Eigen::Index m = 0; m < logU.rows(); ++m)
+            for (Eigen::Index j = 0; j < logU.cols(); ++j) {
+                const KernelGeometry& g = geometries[std::size_t(j)];
+                logSeconds(m, j) = std::log(withLaunchFloor(g.secondsAt(std::exp(logU(m, j))), model.floorSeconds()));
+            }
         for (std::size_t j = 0; j < idx.size(); ++j) {
             auto& f = out[idx[j]];
             const auto col = logSeconds.col(Eigen::Index(j));
@@ -127,6 +170,10 @@ std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels,
             f.secondsHigh = std::exp(col.maxCoeff());
             f.utilization = f.geometry.secondsAt(1.0) / f.seconds;
             f.learned = true;
+            if (donor) {
+                f.efficiencyFrom = donor->gpu.id;
+                f.efficiencyWeight = donor->weight;
+            }
         }
     }
     return out;
@@ -140,16 +187,13 @@ std::vector<double> Forecaster::utilizationCurve(const Kernel& kernel, const Gpu
     const UtilizationModel* learned = model(kernel.opClass);
     if (!learned)
         return std::vector<double>(waves.size(), 1.0);
-    const Eigen::MatrixXd features = featureMatrix(kernel.opClass, {geometry(kernel, gpu)}, gpu);
-    std::vector<double> logSum(waves.size(), 0.0);
-    for (std::size_t m = 0; m < learned->memberCount(); ++m) {
-        const Eigen::MatrixXd ag = learned->alphaGamma(features, m);
-        for (std::size_t j = 0; j < waves.size(); ++j)
-            logSum[j] += std::log(safeUtilization(ag(0, 0), ag(1, 0), waves[j]));
-    }
+    const KernelGeometry own = geometry(kernel, gpu);
+    std::optional<GemmEfficiencyDonor> donor;
+    const Eigen::MatrixXd logU = logUtilization(*learned, std::span<const Kernel>(&kernel, 1),
+                                                std::span<const KernelGeometry>(&own, 1), waves, gpu, std::nullopt, donor);
     std::vector<double> out(waves.size());
     for (std::size_t j = 0; j < waves.size(); ++j) // geometric mean: time is proportional to 1 / utilization
-        out[j] = std::exp(logSum[j] / double(learned->memberCount()));
+        out[j] = std::exp(logU.col(Eigen::Index(j)).mean());
     return out;
 }
 

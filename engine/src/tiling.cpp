@@ -270,7 +270,7 @@ std::string TileDatabase::serialize() const
     os.precision(10);
     for (const auto& g : gpus_)
         os << "#gpu," << g.id << ',' << g.smCount << ',' << g.fp32Gflops << ',' << g.bandwidthGBps << ','
-           << g.l2CacheMb << ',' << g.launchYear << '\n';
+           << g.l2CacheMb << ',' << g.launchYear << ',' << g.memoryGb << '\n';
     os << "gpu,op,b,m,n,k,along_k,along_m,split\n";
     for (const auto& [key, v] : entries_)
         for (const auto& e : v)
@@ -296,9 +296,10 @@ TileDatabase TileDatabase::parse(const std::string& text, const std::string& sou
         const std::string where = "line " + std::to_string(lineNo);
         try {
             if (line[0] == '#') {
-                if (f.size() != 7 || f[0] != "#gpu")
-                    throwInputError(source, where, "expected #gpu,<id>,<sm>,<fp32>,<bw>,<l2>,<year>");
-                db.addGpu({f[1], std::stod(f[2]), std::stod(f[3]), std::stod(f[4]), std::stod(f[5]), std::stod(f[6])});
+                if ((f.size() != 7 && f.size() != 8) || f[0] != "#gpu") // 7: files without <memory>
+                    throwInputError(source, where, "expected #gpu,<id>,<sm>,<fp32>,<bw>,<l2>,<year>,<memory>");
+                db.addGpu({f[1], std::stod(f[2]), std::stod(f[3]), std::stod(f[4]), std::stod(f[5]), std::stod(f[6]),
+                           f.size() == 8 ? std::stod(f[7]) : 0.0});
                 continue;
             }
             if (f.size() != 9)

@@ -6,6 +6,7 @@
 #include "gpuforecast/gpu_spec.h"
 #include "gpuforecast/tiling.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,10 +21,39 @@ struct SpecExtrapolation {
     std::string text;  // one line for people
 };
 
-// The per-SM ratios the GEMM networks depend on, for each one that is more than `tolerance`
-// (a ratio, 1.25 = 25%) outside the measured GPUs' range. Empty when nothing is measured, when
-// the GPU is inside the range, or when it is itself the only measured GPU.
+inline constexpr double kExtrapolationTolerance = 1.25;
+
+// The per-SM ratios the GEMM networks depend on (FP32 matrix peak, bandwidth and memory per SM,
+// FLOP per byte), for each one that is more than `tolerance` (a ratio, 1.25 = 25%) outside the
+// measured GPUs' range. Empty when nothing is measured, when the GPU is inside the range, or when
+// it is itself the only measured GPU.
 std::vector<SpecExtrapolation> specExtrapolation(const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured,
-                                                 double tolerance = 1.25);
+                                                 double tolerance = kExtrapolationTolerance);
+
+// Where the GEMM networks would extrapolate, they are not asked to. With four or five training
+// GPUs, per-SM ratios far outside the measured range mostly tell the networks which GPU a kernel
+// ran on, and their answer there is arbitrary (an L4 forecast at 15% of its FP32 peak, below the
+// T4's efficiency; an A100-80GB 13% faster than the 40 GB part on compute-bound GEMMs because its
+// memory per SM is larger). Instead such a GPU borrows the learned GEMM efficiency of its nearest
+// measured GPU (log distance over FP32 and bandwidth per SM): the networks see that GPU's
+// sheet, tiles and waves, and the fraction of the roofline they predict is applied to the GPU's
+// own roofline and waves. The donor's weight rises from 0 at `tolerance` outside the measured
+// range to 1 at tolerance^2 (utilization = own^(1-w) x donor^w), so a what-if slider that walks a
+// spec out of the range moves the forecast continuously. Within the tolerance the networks keep
+// the GPU: leave-one-out, held-out T4 (FP32 per SM 1.13x the others') was forecast to 8% by its
+// own features and to 21% when it borrowed from V100 (the nearest, but not power-limited).
+struct GemmEfficiencyDonor {
+    ReferenceGpu gpu;
+    double weight = 0; // in (0, 1]
+};
+std::optional<GemmEfficiencyDonor> gemmEfficiencyDonor(const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured,
+                                                       double tolerance = kExtrapolationTolerance);
+
+// One line for people: "GEMM efficiency taken from T4, the nearest measured GPU (weight 100%)".
+std::string describeDonor(const GemmEfficiencyDonor& donor);
+
+// `gpu` with the donor's SM count, FP32 peaks, bandwidth, memory and L2: the sheet the GEMM
+// networks read when `gpu` borrows `donor`'s efficiency.
+GpuSpec asSeenByNetworks(const GpuSpec& gpu, const ReferenceGpu& donor);
 
 } // namespace gpuforecast

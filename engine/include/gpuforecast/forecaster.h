@@ -2,6 +2,7 @@
 // Prices kernels on a GPU: tiles and waves (exact), roofline (spec sheet), utilization (learned).
 // Immutable after construction; predict() is const and thread-safe, so a GUI can share one
 // instance between its threads as std::shared_ptr<const Forecaster>.
+#include "gpuforecast/extrapolation.h"
 #include "gpuforecast/geometry.h"
 #include "gpuforecast/gpu_spec.h"
 #include "gpuforecast/kernel.h"
@@ -24,6 +25,8 @@ struct KernelForecast {
     double utilization = 1; // of the roofline, central
     KernelGeometry geometry;
     bool learned = false;   // false: roofline-only (no weights) or memory-bound fallback
+    std::string efficiencyFrom; // GEMMs on a GPU outside the measured range: the measured GPU whose
+    double efficiencyWeight = 0; // learned efficiency was borrowed, and how much (extrapolation.h)
     double ms() const { return seconds * 1e3; }
 };
 
@@ -61,7 +64,18 @@ public:
     const UtilizationModel* model(OpClass c) const;
     const TileDatabase& tiles() const { return *tiles_; }
 
+    // The measured GPU whose GEMM efficiency `gpu` borrows, if its spec lies outside the range the
+    // networks were trained on (gemmEfficiencyDonor over the tile database's GPUs).
+    std::optional<GemmEfficiencyDonor> gemmEfficiencyDonor(const GpuSpec& gpu) const;
+
 private:
+    // log utilization (members x kernels) of one class's kernels at the given wave counts: the
+    // networks read `gpu`'s own features, blended for GEMMs with those of the donor's sheet.
+    Eigen::MatrixXd logUtilization(const UtilizationModel& model, std::span<const Kernel> kernels,
+                                   std::span<const KernelGeometry> own, std::span<const double> waves,
+                                   const GpuSpec& gpu, std::optional<GemmTile> pinnedTile,
+                                   std::optional<GemmEfficiencyDonor>& donor) const;
+
     ModelSet models_;
     std::shared_ptr<const TileDatabase> tiles_;
 };

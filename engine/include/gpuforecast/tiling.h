@@ -43,6 +43,7 @@ struct ReferenceGpu {
     std::string id;
     double smCount = 0, fp32Gflops = 0, bandwidthGBps = 0, l2CacheMb = 0;
     double launchYear = 0;
+    double memoryGb = 0; // 0 in tile files written before it was recorded
 };
 
 class TileDatabase {
