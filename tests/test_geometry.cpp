@@ -216,6 +216,41 @@ private slots:
         QCOMPARE(donor->gpu.id, std::string("B"));
     }
 
+    void queuedKernelsShedTheLaunchOverhead()
+    {
+        KernelForecast f;
+        f.geometry = gemmGeometry(Kernel::gemm("bmm", 1, 1024, 1024, 1024), GemmTile{128, 128, 1}, toyGpu());
+        const double roofline = f.geometry.secondsAt(1.0);
+        f.learned = true;
+        f.seconds = 4 * roofline;
+        f.secondsLow = 3 * roofline;
+        f.secondsHigh = 5 * roofline;
+        f.utilization = 0.25;
+        const KernelForecast q = queuedInModel(f, roofline); // overhead: one roofline time
+        QCOMPARE(q.seconds, 3 * roofline);
+        QCOMPARE(q.utilization, 1.0 / 3);
+        QCOMPARE(q.secondsHigh, 5 * roofline * 3 / 4);
+        QVERIFY(q.queued);
+        QCOMPARE(queuedInModel(q, roofline).seconds, q.seconds); // never twice
+        // Never faster than the roofline, nor than the launch interval.
+        QCOMPARE(queuedInModel(f, 10 * roofline).seconds, roofline);
+        QCOMPARE(queuedInModel(f, 10 * roofline).utilization, 1.0);
+        KernelForecast tiny = f;
+        tiny.geometry.perWaveFlops = 0; // no arithmetic: nothing bounds it but the launch
+        tiny.seconds = 30e-6;
+        QCOMPARE(queuedInModel(tiny, 29e-6).seconds, kQueuedLaunchSeconds);
+        KernelForecast fallback = f; // not learned: a memory-bound estimate without any overhead in it
+        fallback.learned = false;
+        QCOMPARE(queuedInModel(fallback, roofline).seconds, f.seconds);
+
+        // In a model, a copy costs at least a launch; a large one its memory-bound time.
+        const Forecaster rooflineOnly({}, nullptr);
+        const Kernel copies[] = {Kernel::memory("contiguous", 4096), Kernel::memory("contiguous", 1e9)};
+        const auto queued = rooflineOnly.predictQueued(copies, toyGpu());
+        QCOMPARE(queued[0].seconds, kQueuedLaunchSeconds);
+        QCOMPARE(queued[1].seconds, fallbackSeconds(copies[1], toyGpu()));
+    }
+
     void linearTilesByCost_data()
     {
         QTest::addColumn<int>("sms");

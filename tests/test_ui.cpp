@@ -365,12 +365,18 @@ private slots:
                     QVERIFY2(c.utilization[i] >= c.utilization[i - 1] - 1e-12,
                              qPrintable(QString("%1 at %2 waves").arg(c.gpu).arg(c.waves[i])));
             }
-            // The marked point is the kernel's own: its wave count, and the forecast's utilization
-            // (which the launch floor can only lower).
+            // The marked point is the kernel's own: its wave count, and the learned law there, which
+            // the kernel's benchmark forecast lies under (the launch floor can only lower it). In the
+            // model the same kernel runs queued, without the launch overhead (queuedInModel).
             const OpForecast& own = *std::find_if((*session.forecasts())[g].ops.begin(), (*session.forecasts())[g].ops.end(),
                                                   [&](const OpForecast& o) { return o.op.node == largest->op.node; });
             QCOMPARE(c.ownWaves, own.forecast.geometry.waves);
-            QVERIFY(own.forecast.utilization <= c.ownUtilization * (1 + 1e-9));
+            const GpuSpec gpu = session.effectiveGpu(session.selectedGpus()[qsizetype(g)]);
+            const KernelForecast isolated = session.forecaster().predict(largest->op.kernel, gpu);
+            QVERIFY(isolated.utilization <= c.ownUtilization * (1 + 1e-9));
+            const double overhead = session.forecaster().model(largest->op.kernel.opClass)->floorSeconds();
+            QCOMPARE(queuedInModel(isolated, overhead).seconds, own.forecast.seconds);
+            QVERIFY(own.forecast.utilization <= 1);
             QCOMPARE(double(c.fill.fullWaves) + (c.fill.partialFill > 0 ? 1 : 0), c.ownWaves);
         }
         // Boundary markers sit where the first GPU gains a wave.

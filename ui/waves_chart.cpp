@@ -48,7 +48,7 @@ std::vector<WaveSweep> sweepKernel(const ForecastSession& session, const Kernel&
             s.dimension.push_back(double(d));
         }
         const GemmTile own = session.forecaster().geometry(kernel, gpu).gemmTile;
-        for (const auto& r : session.forecaster().predict(kernels, gpu, own)) {
+        for (const auto& r : session.forecaster().predictQueued(kernels, gpu, own)) { // as in the model
             s.ms.push_back(r.ms());
             s.waves.push_back(r.geometry.waves);
         }

@@ -179,6 +179,38 @@ std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels,
     return out;
 }
 
+KernelForecast queuedInModel(const KernelForecast& isolated, double launchOverheadSeconds)
+{
+    KernelForecast f = isolated;
+    if (!f.learned || f.queued || !(f.seconds > 0))
+        return f;
+    const double roofline = f.geometry.secondsAt(1.0);
+    const double queued = std::max({f.seconds - launchOverheadSeconds, roofline, kQueuedLaunchSeconds});
+    const double scale = queued / f.seconds;
+    f.seconds = queued;
+    f.secondsLow = std::max(f.secondsLow * scale, std::min(roofline, queued));
+    f.secondsHigh *= scale;
+    f.utilization = roofline / queued;
+    f.queued = true;
+    return f;
+}
+
+std::vector<KernelForecast> Forecaster::predictQueued(std::span<const Kernel> kernels, const GpuSpec& gpu,
+                                                      std::optional<GemmTile> pinnedTile) const
+{
+    std::vector<KernelForecast> out = predict(kernels, gpu, pinnedTile);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        if (const UtilizationModel* m = model(kernels[i].opClass))
+            out[i] = queuedInModel(out[i], m->floorSeconds());
+        else if (kernels[i].opClass == OpClass::Other && kernels[i].bytes() > 0) { // a copy or gather is a launch too
+            auto& f = out[i];
+            f.seconds = f.secondsLow = f.secondsHigh = std::max(f.seconds, kQueuedLaunchSeconds);
+            f.queued = true;
+        }
+    }
+    return out;
+}
+
 std::vector<double> Forecaster::utilizationCurve(const Kernel& kernel, const GpuSpec& gpu,
                                                  std::span<const double> waves) const
 {

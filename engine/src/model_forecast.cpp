@@ -79,7 +79,7 @@ ModelForecast forecastModel(const Forecaster& forecaster, const ModelConfig& con
             kernels.push_back(k);
         slot[i] = it->second;
     }
-    const auto forecasts = forecaster.predict(kernels, gpu);
+    const auto forecasts = forecaster.predictQueued(kernels, gpu); // as they run inside the model
     r.ops.reserve(graph.size());
     for (std::size_t i = 0; i < graph.size(); ++i) {
         OpForecast o{graph[i], forecasts[slot[i]], 1.0};

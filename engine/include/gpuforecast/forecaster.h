@@ -27,8 +27,21 @@ struct KernelForecast {
     bool learned = false;   // false: roofline-only (no weights) or memory-bound fallback
     std::string efficiencyFrom; // GEMMs on a GPU outside the measured range: the measured GPU whose
     double efficiencyWeight = 0; // learned efficiency was borrowed, and how much (extrapolation.h)
+    bool queued = false;    // true: time inside a model, back to back in a stream (see queuedInModel)
     double ms() const { return seconds * 1e3; }
 };
+
+// Kernel benchmarks launch and time each kernel on its own, and what they measure is the kernel plus
+// a fixed launch-and-timing overhead that adds to it: A100 element-wise `add` takes 27 us at every
+// size up to 16 MB and 27 us + bytes / 1.15 TB/s from 32 MB to 512 MB; V100 32 us + bytes / 0.72
+// TB/s. The networks learn kernel times with that overhead in them. Inside a model, PyTorch queues
+// kernels back to back and the overhead hides behind the kernel before: NeuSight's per-operator
+// traces of V100 runs add up to 7-31% more than the same runs timed whole, about 50 us per kernel.
+// So a kernel inside a model is its forecast less the class's launch floor (the shortest time any
+// kernel of the class was measured to take, our estimate of the overhead), but never faster than
+// its roofline or than the launch interval of eager PyTorch.
+inline constexpr double kQueuedLaunchSeconds = 5e-6;
+KernelForecast queuedInModel(const KernelForecast& isolated, double launchOverheadSeconds);
 
 class Forecaster {
 public:
@@ -59,6 +72,10 @@ public:
     // alpha and gamma; sweep its dimensions with predict() for that.) Classes without weights give
     // 1, the roofline, at every wave count; memory-bound fallback kernels have no waves: {}.
     std::vector<double> utilizationCurve(const Kernel& kernel, const GpuSpec& gpu, std::span<const double> waves) const;
+
+    // The same kernels as they run inside a model (queuedInModel with each class's launch floor).
+    std::vector<KernelForecast> predictQueued(std::span<const Kernel> kernels, const GpuSpec& gpu,
+                                              std::optional<GemmTile> pinnedTile = std::nullopt) const;
 
     bool isLearned(OpClass c) const;
     const UtilizationModel* model(OpClass c) const;
