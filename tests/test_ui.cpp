@@ -446,6 +446,25 @@ private slots:
             breakdown->plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + "/breakdown.png", 1200, 700);
     }
 
+    void compareSaysWhoseGemmEfficiencyAGpuBorrows()
+    {
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"L4", "T4"}); // L4's per-SM ratios lie far beyond the measured GPUs'
+        CompareChart compare(&session);
+        compare.resize(1200, 700);
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        compare.plot()->replot();
+        auto tipOnBar = [&](int index) {
+            const double ms = (*session.forecasts())[std::size_t(index)].totalSeconds() * 1e3;
+            return compare.toolTipAt(
+                {compare.plot()->xAxis->coordToPixel(index + 1), compare.plot()->yAxis->coordToPixel(ms / 2)});
+        };
+        const QString onL4 = tipOnBar(0), onT4 = tipOnBar(1);
+        QVERIFY2(onL4.contains("L4") && onL4.contains("GEMM efficiency taken from T4"), qPrintable(onL4));
+        QVERIFY2(onT4.contains("T4") && !onT4.contains("GEMM efficiency taken"), qPrintable(onT4)); // trained on
+    }
+
     void toolTipsNameTheGpuTheKernelAndTheUnit()
     {
         ForecastSession session(nullptr, store());

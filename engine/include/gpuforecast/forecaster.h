@@ -36,7 +36,8 @@ struct KernelForecast {
 // size up to 16 MB and 27 us + bytes / 1.15 TB/s from 32 MB to 512 MB; V100 32 us + bytes / 0.72
 // TB/s. The networks learn kernel times with that overhead in them. Inside a model, PyTorch queues
 // kernels back to back and the overhead hides behind the kernel before: NeuSight's per-operator
-// traces of V100 runs add up to 7-31% more than the same runs timed whole, about 50 us per kernel.
+// traces of the V100 runs add up to more than the same runs timed whole in 12 of 13 runs (by up
+// to 31%, 12-35 us per launched operator; tools/launch_overhead.py).
 // So a kernel inside a model is its forecast less the class's launch floor (the shortest time any
 // kernel of the class was measured to take, our estimate of the overhead), but never faster than
 // its roofline or than the launch interval of eager PyTorch.
