@@ -86,19 +86,21 @@ Eigen::MatrixXd Forecaster::logUtilization(const UtilizationModel& model, std::s
         return out;
     };
     const OpClass c = model.opClass();
-    const Eigen::MatrixXd ownLogU = logU(featureMatrix(c, own, gpu));
     donor.reset();
     if (c == OpClass::Bmm || c == OpClass::Linear)
         donor = gemmEfficiencyDonor(gpu);
     if (!donor)
-        return ownLogU;
+        return logU(featureMatrix(c, own, gpu));
     const GpuSpec seen = asSeenByNetworks(gpu, donor->gpu);
     std::vector<KernelGeometry> geometries;
     geometries.reserve(kernels.size());
     for (const Kernel& k : kernels)
         geometries.push_back(geometry(k, seen, pinnedTile));
+    const Eigen::MatrixXd donorLogU = logU(featureMatrix(c, geometries, seen));
     const double w = donor->weight;
-    return (1 - w) * ownLogU + w * logU(featureMatrix(c, geometries, seen));
+    if (w >= 1) // far outside: the GPU's own features would not count at all
+        return donorLogU;
+    return (1 - w) * logU(featureMatrix(c, own, gpu)) + w * donorLogU;
 }
 
 bool Forecaster::isLearned(OpClass c) const { return model(c) != nullptr; }
