@@ -2,6 +2,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QtTest>
 
 #include <algorithm>
@@ -71,6 +72,46 @@ private slots:
         QCOMPARE(a.size(), b.size());
         for (int i = 1; i < a.size(); ++i)
             QCOMPARE(a[i].section(',', -1), b[i].section(',', -1));
+    }
+
+    void trainingOnOneFamilyTrainsWhatItHas()
+    {
+        // Someone with element-wise measurements only gets element-wise networks, and is told
+        // which classes were skipped, instead of a failure.
+        QTemporaryDir dir;
+        QDir(dir.path()).mkdir("data");
+        QFile csv(dir.filePath("data/mine.csv"));
+        QVERIFY(csv.open(QIODevice::WriteOnly));
+        csv.write("op,gpu,b,m,n,k,h,latency_ms\n");
+        for (int i = 0; i < 40; ++i) { // 27 us launch + 12 bytes per element at 1.2 TB/s
+            const double rows = std::pow(2.0, 8 + i % 12), h = 1024;
+            csv.write(QString("add,A100-PCIE-40GB,%1,,,,%2,%3\n").arg(rows).arg(h).arg(0.027 + 12 * rows * h / 1.2e9).toUtf8());
+        }
+        csv.close();
+        const QString out = dir.filePath("weights");
+        const Run r = cli({"train", "--data", dir.filePath("data"), "--out", out, "--epochs", "2", "--ensemble", "1"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains(QRegularExpression("bmm +skipped: no measurements")), qPrintable(r.out));
+        QVERIFY(r.out.contains(QRegularExpression("softmax +skipped")));
+        QVERIFY(QFile::exists(out + "/elementwise.json"));
+        QVERIFY(!QFile::exists(out + "/bmm.json"));
+        QFile weights(out + "/elementwise.json"); // provenance names the GPU, though it has no GEMM rows
+        QVERIFY(weights.open(QIODevice::ReadOnly));
+        const QJsonObject provenance = QJsonDocument::fromJson(weights.readAll()).object()["provenance"].toObject();
+        QCOMPARE(provenance["trained_on"].toArray(), QJsonArray{"A100-PCIE-40GB"});
+        // The result forecasts: element-wise learned, GEMMs on the roofline.
+        const Run p = cli({"predict", "--model", "gpt2_large", "--gpu", "T4", "--batch", "1", "--seq", "128",
+                           "--weights", out, "--json"});
+        QCOMPARE(p.code, 0);
+        const QJsonArray ops = QJsonDocument::fromJson(p.out.toUtf8()).object()["ops"].toArray();
+        QVERIFY(!ops.isEmpty());
+        for (const auto& o : ops) {
+            const QJsonObject op = o.toObject();
+            if (op["class"].toString() == "linear")
+                QVERIFY(!op["learned"].toBool());
+            if (op["class"].toString() == "elementwise")
+                QVERIFY(op["learned"].toBool());
+        }
     }
 
     void outFileIsWrittenWhole()

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
+#include <set>
 #include <thread>
 
 namespace gpuforecast::cli {
@@ -55,13 +56,19 @@ int runTrain(const std::vector<std::string>& args)
                                               tileMode == "measured" ? TrainingTiles::Measured : TrainingTiles::Reference);
     std::fprintf(stderr, "loaded %s in %.1f s; training GPUs: ", dataDir.c_str(),
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    for (const auto& id : tiles.gpuIds())
+    // The GPUs measured in the data (not only those with GEMM rows, which the tile database holds).
+    std::set<std::string> trainedOn;
+    for (const auto& t : tables)
+        for (const auto& r : t.rows)
+            if (r.gpu != holdout)
+                trainedOn.insert(r.gpu);
+    for (const auto& id : trainedOn)
         std::fprintf(stderr, "%s ", id.c_str());
     std::fprintf(stderr, "%s\n", holdout.empty() ? "" : ("(held out: " + holdout + ")").c_str());
 
     nlohmann::json provenance;
     provenance["dataset"] = fs::path(dataDir).filename().string() + " (NeuSight public measurements, MIT licence)";
-    provenance["trained_on"] = tiles.gpuIds();
+    provenance["trained_on"] = std::vector<std::string>(trainedOn.begin(), trainedOn.end());
     provenance["held_out"] = holdout;
     provenance["seed"] = opt.seed;
     provenance["ensemble"] = opt.ensembleSize;
