@@ -259,6 +259,18 @@ private slots:
         QCOMPARE(session.effectiveGpu("L4").memoryBandwidthGBps, 4 * specBw);
         window.whatIfPanel()->setFactor(0, 1.0);
         QVERIFY(session.whatIf("L4").isIdentity());
+
+        // The panel says whether the GPU as edited is within what the networks were trained on.
+        QVERIFY2(window.whatIfPanel()->coverageText().contains("taken from T4"),
+                 qPrintable(window.whatIfPanel()->coverageText()));
+        window.whatIfPanel()->setGpu("A100-PCIE-80GB");
+        QVERIFY(window.whatIfPanel()->coverageText().contains("taken from A100-PCIE-40GB"));
+        window.whatIfPanel()->setGpu("V100-PCIE-32GB"); // trained on
+        QVERIFY(window.whatIfPanel()->coverageText().contains("Within the range"));
+        window.whatIfPanel()->setFactor(1, 4.0); // a V100 with 4x the FP32: far beyond
+        QVERIFY(window.whatIfPanel()->coverageText().contains("Beyond the measured GPUs"));
+        window.whatIfPanel()->setFactor(1, 1.0);
+        QVERIFY(window.whatIfPanel()->coverageText().contains("Within the range"));
     }
 
     void chartExportWritesImages()

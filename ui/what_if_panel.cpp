@@ -1,5 +1,7 @@
 #include "what_if_panel.h"
 
+#include "gpuforecast/extrapolation.h"
+
 #include <QGridLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -33,6 +35,9 @@ WhatIfPanel::WhatIfPanel(ForecastSession* session, QWidget* parent) : QWidget(pa
     }
     auto* reset = new QPushButton(tr("Reset what-if"), this);
     grid->addWidget(reset, 4, 1);
+    coverage_ = new QLabel(this);
+    coverage_->setWordWrap(true);
+    grid->addWidget(coverage_, 5, 0, 1, 3);
     connect(reset, &QPushButton::clicked, this, [this] {
         for (auto* s : sliders_) {
             const QSignalBlocker block(s);
@@ -53,6 +58,30 @@ void WhatIfPanel::setGpu(const QString& id)
         labels_[i]->setText(QString("x%1").arg(f[i], 0, 'f', 2));
     }
     setEnabled(session_->gpu(id) != nullptr);
+    showCoverage();
+}
+
+QString WhatIfPanel::coverageText() const { return coverage_->text(); }
+
+void WhatIfPanel::showCoverage()
+{
+    if (!session_->gpu(gpuId_)) {
+        coverage_->clear();
+        coverage_->setToolTip({});
+        return;
+    }
+    const GpuSpec gpu = session_->effectiveGpu(gpuId_);
+    const auto& measured = session_->forecaster().tiles().gpus();
+    QStringList beyond;
+    for (const auto& e : specExtrapolation(gpu, measured))
+        beyond << QString::fromStdString(e.text);
+    if (const auto donor = session_->forecaster().gemmEfficiencyDonor(gpu))
+        coverage_->setText(tr("Beyond the measured GPUs: %1.").arg(QString::fromStdString(describeDonor(*donor))));
+    else if (!beyond.isEmpty())
+        coverage_->setText(tr("Near the edge of the measured GPUs: the networks extrapolate a little."));
+    else
+        coverage_->setText(tr("Within the range of the measured GPUs."));
+    coverage_->setToolTip(beyond.join('\n'));
 }
 
 void WhatIfPanel::setFactor(int which, double factor) { sliders_[which]->setValue(sliderOf(factor)); }
@@ -68,6 +97,7 @@ void WhatIfPanel::apply()
         labels_[i]->setText(QString("x%1").arg(*f[i], 0, 'f', 2));
     }
     session_->setWhatIf(gpuId_, w);
+    showCoverage();
 }
 
 } // namespace gpuforecast::ui
