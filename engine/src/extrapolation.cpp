@@ -29,6 +29,27 @@ const Ratio kRatios[] = {
 
 bool usable(const PerSm& p) { return p.sm > 0 && p.bw > 0 && p.fp32 > 0; }
 
+struct Range {
+    double lo = INFINITY, hi = -INFINITY;
+    bool empty() const { return !(lo <= hi); }
+    double outside(double v) const { return std::max({1.0, v / hi, lo / v}); } // 1: inside
+};
+
+// The ratio's range over the measured GPUs. A GPU is never compared with its own measurements:
+// the range of the others says whether it (or a what-if variant of it) is covered.
+Range measuredRange(const Ratio& r, const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured)
+{
+    Range out;
+    for (const auto& m : measured) {
+        const double v = usable(perSm(m)) ? r.of(perSm(m)) : 0;
+        if (m.id == gpu.id || !(v > 0))
+            continue;
+        out.lo = std::min(out.lo, v);
+        out.hi = std::max(out.hi, v);
+    }
+    return out;
+}
+
 } // namespace
 
 std::vector<SpecExtrapolation> specExtrapolation(const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured,
@@ -39,16 +60,9 @@ std::vector<SpecExtrapolation> specExtrapolation(const GpuSpec& gpu, const std::
     if (!usable(target))
         return out;
     for (const auto& r : kRatios) {
-        double lo = INFINITY, hi = -INFINITY;
-        for (const auto& m : measured) {
-            if (m.id == gpu.id || !usable(perSm(m)) || !(r.of(perSm(m)) > 0))
-                continue;
-            const double v = r.of(perSm(m));
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
-        }
-        const double v = r.of(target);
-        if (!(lo <= hi) || !(v > 0) || (v <= hi * tolerance && v >= lo / tolerance))
+        const Range range = measuredRange(r, gpu, measured);
+        const double v = r.of(target), lo = range.lo, hi = range.hi;
+        if (range.empty() || !(v > 0) || range.outside(v) <= tolerance)
             continue;
         SpecExtrapolation e{r.quantity, r.unit, v, lo, hi, v > hi ? v / hi : v / lo, {}};
         char text[200];
@@ -72,21 +86,9 @@ std::optional<GemmEfficiencyDonor> gemmEfficiencyDonor(const GpuSpec& gpu, const
         return std::nullopt;
     // How far outside the measured range, as a ratio (1: inside), over the ratios the networks read.
     double outside = 1;
-    for (const auto& r : kRatios) {
-        double lo = INFINITY, hi = -INFINITY;
-        for (const auto& m : measured) {
-            const double v = usable(perSm(m)) ? r.of(perSm(m)) : 0;
-            if (!(v > 0))
-                continue;
-            if (m.id == gpu.id && std::abs(v / r.of(target) - 1) < 0.01)
-                continue; // the GPU itself, as trained on, says nothing about its own coverage
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
-        }
-        const double v = r.of(target);
-        if (lo <= hi && v > 0)
-            outside = std::max({outside, v / hi, lo / v});
-    }
+    for (const auto& r : kRatios)
+        if (const Range range = measuredRange(r, gpu, measured); !range.empty() && r.of(target) > 0)
+            outside = std::max(outside, range.outside(r.of(target)));
     for (const auto& m : measured) // trained on (not a what-if variant of it): nothing to borrow
         if (m.id == gpu.id && usable(perSm(m)) &&
             std::all_of(std::begin(kRatios), std::end(kRatios), [&](const Ratio& r) {
