@@ -11,6 +11,7 @@
 #include <cmath>
 #include <map>
 #include <stdexcept>
+#include <vector>
 #include <sstream>
 
 using namespace gpuforecast;
@@ -115,6 +116,34 @@ private slots:
         const KernelForecast l4 = f.predict(fc, find("L4")), t4 = f.predict(fc, find("T4"));
         QCOMPARE(l4.efficiencyFrom, std::string("T4"));
         QVERIFY2(l4.seconds < t4.seconds / 2, qPrintable(QString("L4 %1 ms, T4 %2 ms").arg(l4.ms()).arg(t4.ms())));
+    }
+
+    // Attention-sized softmax and layer norm are up to 64x the largest measured kernel. Beyond that
+    // size a streaming kernel's time is affine in its bytes (launch overhead + bytes / bandwidth,
+    // as the measurements show up to 16 GB), so each doubling must add the same time, and the
+    // forecast efficiency may not fall, which is what the networks' own extrapolation did.
+    void vectorKernelsBeyondTheMeasuredSizesGrowAffinely()
+    {
+        const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
+        const auto catalog = loadGpuDirectory(kRes + "/gpus");
+        for (const auto& gpu : catalog) {
+            if (gpu.id != "A100-PCIE-40GB" && gpu.id != "H100-SXM5-80GB" && gpu.id != "T4")
+                continue;
+            for (const char* op : {"softmax", "ln", "add"}) {
+                std::vector<double> seconds, utilization;
+                for (long long rows = 1 << 18; rows <= 1 << 22; rows *= 2) { // 2 GB to 32 GB of traffic
+                    const KernelForecast k = f.predict(Kernel::vector(op, rows, 2048), gpu);
+                    seconds.push_back(k.seconds);
+                    utilization.push_back(k.utilization);
+                }
+                const QString what = QString("%1 on %2").arg(op, QString::fromStdString(gpu.id));
+                for (std::size_t i = 2; i < seconds.size(); ++i) {
+                    const double step = seconds[i] - seconds[i - 1], previous = seconds[i - 1] - seconds[i - 2];
+                    QVERIFY2(std::abs(step / (2 * previous) - 1) < 0.02, qPrintable(what));
+                    QVERIFY2(utilization[i] >= utilization[i - 1] * (1 - 1e-9), qPrintable(what));
+                }
+            }
+        }
     }
 };
 

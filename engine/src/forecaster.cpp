@@ -36,6 +36,59 @@ double safeUtilization(double alpha, double gamma, double waves)
     return std::max(utilizationFrom(alpha, gamma, waves), 1e-12);
 }
 
+// Element-wise, softmax and layer-norm kernels larger than any measured one (model-sized
+// attention tensors reach 64x the largest training kernel). Left to themselves the networks
+// extrapolate their size features in whichever direction the training GPUs' mix suggests, and
+// held-out A100 softmax lost a quarter of its efficiency between the largest measured size and
+// 16 GB, where the measurements stay flat (time = launch overhead + bytes / 1.3 TB/s). Such a
+// kernel is priced as the largest measured kernel of its shape (same tile, the same fraction of
+// its waves) plus the extra bytes at that kernel's marginal rate: its time less the launch floor.
+//
+// Step 1 points the networks at that edge kernel: its features replace the kernel's, and the wave
+// law is evaluated at the edge's share of `lawWaves`. Returns each output column's share of the
+// kernel's bytes that the edge kernel has (1: within the measured sizes).
+std::vector<double> pointAtLargestMeasured(const UtilizationModel& model, Eigen::MatrixXd& features,
+                                           std::vector<double>& lawWaves)
+{
+    const double edgeBytes = model.normalization().max(kKernelBytesFeature);
+    std::vector<double> columnFraction(features.cols(), 1.0);
+    for (Eigen::Index col = 0; col < features.cols(); ++col) {
+        const double over = features(kKernelBytesFeature, col) - edgeBytes;
+        if (over <= 0)
+            continue;
+        columnFraction[std::size_t(col)] = std::exp(-over);
+        features(kKernelBytesFeature, col) = edgeBytes;
+        features(kWavesFeature, col) = std::max(0.0, features(kWavesFeature, col) - over);
+    }
+    std::vector<double> fraction(lawWaves.size());
+    for (std::size_t j = 0; j < lawWaves.size(); ++j) { // one column: one kernel at many wave counts
+        fraction[j] = columnFraction[features.cols() == 1 ? 0 : j];
+        if (fraction[j] < 1)
+            lawWaves[j] = std::max(1.0, lawWaves[j] * fraction[j]);
+    }
+    return fraction;
+}
+
+// Step 2 turns the edge kernel's utilization into the whole kernel's: edge time, then the rest of
+// the roofline time at the edge's marginal rate.
+void extendFromLargestMeasured(const UtilizationModel& model, std::span<const KernelGeometry> geometries,
+                               const std::vector<double>& fraction, Eigen::MatrixXd& logU)
+{
+    const double floor = model.floorSeconds();
+    for (Eigen::Index j = 0; j < logU.cols(); ++j) {
+        const double r = fraction[std::size_t(j)];
+        if (r >= 1)
+            continue;
+        const double roofline = geometries[geometries.size() == 1 ? 0 : std::size_t(j)].secondsAt(1.0);
+        const double edgeRoofline = roofline * r;
+        for (Eigen::Index m = 0; m < logU.rows(); ++m) {
+            const double edgeSeconds = withLaunchFloor(edgeRoofline / std::exp(logU(m, j)), floor);
+            const double marginal = std::max(edgeSeconds - floor, edgeRoofline) / edgeRoofline; // s per roofline s
+            logU(m, j) = std::log(roofline / (edgeSeconds + (roofline - edgeRoofline) * marginal));
+        }
+    }
+}
+
 } // namespace
 
 Forecaster::Forecaster(ModelSet models, std::shared_ptr<const TileDatabase> tiles)
@@ -74,33 +127,40 @@ Eigen::MatrixXd Forecaster::logUtilization(const UtilizationModel& model, std::s
                                            std::optional<GemmEfficiencyDonor>& donor) const
 {
     const Eigen::Index n = Eigen::Index(waves.size());
-    auto logU = [&](const Eigen::MatrixXd& features) {
+    auto logU = [&](const Eigen::MatrixXd& features, std::span<const double> lawWaves) {
         Eigen::MatrixXd out(Eigen::Index(model.memberCount()), n);
         for (std::size_t m = 0; m < model.memberCount(); ++m) {
             const Eigen::MatrixXd ag = model.alphaGamma(features, m);
             for (Eigen::Index j = 0; j < n; ++j) {
                 const Eigen::Index col = features.cols() == 1 ? 0 : j; // one kernel at many wave counts
-                out(Eigen::Index(m), j) = std::log(safeUtilization(ag(0, col), ag(1, col), waves[std::size_t(j)]));
+                out(Eigen::Index(m), j) = std::log(safeUtilization(ag(0, col), ag(1, col), lawWaves[std::size_t(j)]));
             }
         }
         return out;
     };
     const OpClass c = model.opClass();
     donor.reset();
-    if (c == OpClass::Bmm || c == OpClass::Linear)
-        donor = gemmEfficiencyDonor(gpu);
+    if (c != OpClass::Bmm && c != OpClass::Linear) {
+        Eigen::MatrixXd features = featureMatrix(c, own, gpu);
+        std::vector<double> lawWaves(waves.begin(), waves.end());
+        const std::vector<double> fraction = pointAtLargestMeasured(model, features, lawWaves);
+        Eigen::MatrixXd out = logU(features, lawWaves);
+        extendFromLargestMeasured(model, own, fraction, out);
+        return out;
+    }
+    donor = gemmEfficiencyDonor(gpu);
     if (!donor)
-        return logU(featureMatrix(c, own, gpu));
+        return logU(featureMatrix(c, own, gpu), waves);
     const GpuSpec seen = asSeenByNetworks(gpu, donor->gpu);
     std::vector<KernelGeometry> geometries;
     geometries.reserve(kernels.size());
     for (const Kernel& k : kernels)
         geometries.push_back(geometry(k, seen, pinnedTile));
-    const Eigen::MatrixXd donorLogU = logU(featureMatrix(c, geometries, seen));
+    const Eigen::MatrixXd donorLogU = logU(featureMatrix(c, geometries, seen), waves);
     const double w = donor->weight;
     if (w >= 1) // far outside: the GPU's own features would not count at all
         return donorLogU;
-    return (1 - w) * logU(featureMatrix(c, own, gpu)) + w * donorLogU;
+    return (1 - w) * logU(featureMatrix(c, own, gpu), waves) + w * donorLogU;
 }
 
 bool Forecaster::isLearned(OpClass c) const { return model(c) != nullptr; }

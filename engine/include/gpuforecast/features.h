@@ -35,6 +35,7 @@ inline constexpr FeatureNames kVectorFeatureNames{
     "log_kernel_bytes",   // all tiles
     "log_waves",
 };
+inline constexpr int kKernelBytesFeature = 2, kWavesFeature = 3; // indices into kVectorFeatureNames
 
 const FeatureNames& featureNames(OpClass c);
 
