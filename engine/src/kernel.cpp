@@ -25,6 +25,7 @@ constexpr NamedTraits kVectorOps[] = {
     {"silu", {OpClass::Elementwise, 1, 8}},  {"sigmoid", {OpClass::Elementwise, 1, 8}},
     {"exp", {OpClass::Elementwise, 1, 8}},   {"softmax", {OpClass::Softmax, 1, 5}},
     {"ln", {OpClass::LayerNorm, 1, 8}},      {"rmsnorm", {OpClass::LayerNorm, 1, 6}},
+    {"maxu", {OpClass::Elementwise, 1, 1}}, // max with a scalar (clamp_min): priced as addu
 };
 
 constexpr long long kMaxDim = 1LL << 31; // beyond this the int32 indexing of real kernels breaks anyway
