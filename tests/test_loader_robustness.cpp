@@ -3,6 +3,7 @@
 // every build; the fuzzers themselves (fuzz/, Clang only) search for new such inputs.
 #include "gpuforecast/error.h"
 #include "gpuforecast/file_io.h"
+#include "gpuforecast/forecaster.h"
 #include "gpuforecast/gpu_spec.h"
 #include "gpuforecast/json_fields.h"
 #include "gpuforecast/kernel_table.h"
@@ -15,7 +16,9 @@
 #include <QDir>
 #include <QtTest>
 
+#include <cmath>
 #include <functional>
+#include <memory>
 #include <string>
 
 using namespace gpuforecast;
@@ -135,6 +138,35 @@ private slots:
         // Both loaded and then forecast NaN for every kernel.
         QVERIFY(load(tinyWeights("{}", "1e-310", "0.5")).startsWith("w.json: feature_scale[0]: "));
         QVERIFY(load(tinyWeights("{}", "1", "1e300")).startsWith("w.json: ensemble[0][0].weights[0][0]: "));
+    }
+
+    // A softmax file whose largest measured size is absurdly small loads (the bounds allow it), and
+    // then every kernel lies beyond it: forecasts priced from that edge must stay finite.
+    void absurdLargestMeasuredSizeStaysFinite()
+    {
+        const std::string text = R"({"format":"gpuforecast-utilization-1","op_class":"softmax",
+            "features":["log_tile_bytes","log_flops_per_byte","log_kernel_bytes","log_waves"],
+            "feature_mean":[0,0,0,0],"feature_scale":[1,1,1,1],
+            "feature_min":[-1,-1,-1000000,-1],"feature_max":[1,1,-1000000,1],"floor_seconds":0.00003,
+            "ensemble":[[{"in":4,"out":2,"activation":"identity","weights":[[0,0,0,0],[0,0,0,0]],
+            "bias":[0,0]}]],"provenance":{}})";
+        Forecaster::ModelSet models;
+        for (std::size_t i = 0; i < kLearnedClasses.size(); ++i)
+            if (kLearnedClasses[i] == OpClass::Softmax)
+                models[i] = std::make_shared<const UtilizationModel>(
+                    UtilizationModel::fromJson(json_fields::parse(text, "w.json"), "w.json"));
+        const Forecaster f(models, nullptr);
+        GpuSpec gpu;
+        gpu.id = "test";
+        gpu.smCount = 100;
+        gpu.fp32Gflops = gpu.fp32MatrixGflops = 20000;
+        gpu.memoryBandwidthGBps = 1500;
+        gpu.memoryGb = 40;
+        for (long long rows : {1LL, 4096LL, 1LL << 22}) {
+            const KernelForecast k = f.predict(Kernel::vector("softmax", rows, 2048), gpu);
+            QVERIFY2(std::isfinite(k.seconds) && k.seconds > 0, qPrintable(QString::number(k.seconds)));
+            QVERIFY(std::isfinite(k.utilization) && k.utilization > 0 && k.utilization <= 1);
+        }
     }
 };
 

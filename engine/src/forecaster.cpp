@@ -56,7 +56,8 @@ std::vector<double> pointAtLargestMeasured(const UtilizationModel& model, Eigen:
         const double over = features(kKernelBytesFeature, col) - edgeBytes;
         if (over <= 0)
             continue;
-        columnFraction[std::size_t(col)] = std::exp(-over);
+        // Kept above zero so that weights with an absurd feature_max still give finite times.
+        columnFraction[std::size_t(col)] = std::max(std::exp(-over), 1e-12);
         features(kKernelBytesFeature, col) = edgeBytes;
         features(kWavesFeature, col) = std::max(0.0, features(kWavesFeature, col) - over);
     }
