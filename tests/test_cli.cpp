@@ -189,6 +189,16 @@ private slots:
         QVERIFY(j["memory"].toObject()["optimizer_gb"].toDouble() > 0);
     }
 
+    void fusedChainsKeepFirstAndLastMemberInTheTable()
+    {
+        // GPT-2's scale + causal mask + softmax is one fused kernel, named after all four nodes.
+        const Run r = cli({"predict", "--model", "gpt2_large", "--gpu", "A100-PCIE-40GB", "--batch", "1", "--seq",
+                           "1024", "--fusion"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains(QRegularExpression(R"(\n  attn\.scale\+\.\.\.\+attn\.softmax +softmax +fw)")),
+                 qPrintable(r.out));
+    }
+
     void hugeModelDoesNotFit()
     {
         const Run r = cli({"predict", "--model", "gpt3_175b", "--gpu", "A10", "--batch", "1", "--seq", "2048"});

@@ -32,6 +32,21 @@ ModelConfig resolveModel(const fs::path& dataDir, const std::string& idOrPath)
     return loadModelConfig(idOrPath);
 }
 
+// Fits a node name into the text table. A fused chain ("a.x+a.y+a.z") keeps its first and last
+// member, so a cut name never reads as a complete one.
+std::string elideName(const std::string& name, std::size_t width)
+{
+    if (name.size() <= width)
+        return name;
+    const auto first = name.find('+'), last = name.rfind('+');
+    if (first != std::string::npos) {
+        const std::string chain = name.substr(0, first) + "+...+" + name.substr(last + 1);
+        if (chain.size() <= width)
+            return chain;
+    }
+    return name.substr(0, width - 3) + "...";
+}
+
 nlohmann::json dimsJson(const Kernel& k)
 {
     if (k.isGemm())
@@ -134,9 +149,9 @@ void printText(const ModelForecast& r)
     for (const auto& o : r.ops)
         top.push_back(&o);
     std::sort(top.begin(), top.end(), [](auto* a, auto* b) { return a->totalSeconds() > b->totalSeconds(); });
-    std::printf("  %-28s %-11s %-5s %6s %10s %7s\n", "largest operators", "class", "phase", "count", "total ms", "share");
+    std::printf("  %-32s %-11s %-5s %6s %10s %7s\n", "largest operators", "class", "phase", "count", "total ms", "share");
     for (std::size_t i = 0; i < std::min<std::size_t>(10, top.size()); ++i)
-        std::printf("  %-28.28s %-11s %-5s %6lld %10.3f %6.1f%%\n", top[i]->op.node.c_str(),
+        std::printf("  %-32s %-11s %-5s %6lld %10.3f %6.1f%%\n", elideName(top[i]->op.node, 32).c_str(),
                     std::string(opClassName(top[i]->op.kernel.opClass)).c_str(),
                     std::string(phaseName(top[i]->op.phase)).c_str(), top[i]->op.count, top[i]->totalSeconds() * 1e3,
                     100 * top[i]->totalSeconds() / r.totalSeconds());
