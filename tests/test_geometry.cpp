@@ -317,6 +317,29 @@ private slots:
         QCOMPARE(fallbackSeconds(Kernel::memory("embedding", 70e9), gpu), 1.0);
     }
 
+    void transposedOperandWastesSectorsBeyondL2()
+    {
+        const GpuSpec gpu = toyGpu(); // 4 MB L2, 100 GB/s
+        Kernel add = Kernel::vector("add", 1000, 1000); // 1e6 elements
+        QCOMPARE(transposedOperandSeconds(add, gpu), 0.0); // contiguous operands
+        add.transposedReuseBytes = 1e6; // window within half the L2: the sectors are reused
+        QCOMPARE(transposedOperandSeconds(add, gpu), 0.0);
+        add.transposedReuseBytes = 8e6; // beyond the L2: 28 wasted bytes per element at 70 GB/s
+        QCOMPARE(transposedOperandSeconds(add, gpu), 1e6 * 28 / 70e9);
+        add.transposedReuseBytes = 3e6; // half way between L2 / 2 and L2
+        QCOMPARE(transposedOperandSeconds(add, gpu), 0.5 * 1e6 * 28 / 70e9);
+        GpuSpec bigCache = gpu;
+        bigCache.l2CacheMb = 16;
+        add.transposedReuseBytes = 8e6;
+        QCOMPARE(transposedOperandSeconds(add, bigCache), 0.0); // what-if on L2 moves it
+        // The forecast carries it on top of the learned time.
+        const Forecaster f = Forecaster::loadFromDirectory(std::string(GPUFORECAST_RESOURCES) + "/weights");
+        Kernel plain = Kernel::vector("add", 1000, 1000);
+        const KernelForecast a = f.predict(plain, gpu), b = f.predict(add, gpu);
+        QVERIFY(std::abs(b.seconds - a.seconds - 1e6 * 28 / 70e9) < 1e-12);
+        QVERIFY(b.utilization < a.utilization);
+    }
+
     void lastWaveFill_data()
     {
         QTest::addColumn<int>("mTiles");

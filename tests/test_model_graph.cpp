@@ -192,6 +192,25 @@ private slots:
         }
     }
 
+    void switchSelfAttentionReadsItsBiasTransposed()
+    {
+        // T5's relative position bias keeps the heads innermost; the cross-attention bias is zeros.
+        const auto g = buildModelGraph(bundled("switchxl4"), {2, 512, false, false});
+        int self = 0, cross = 0;
+        for (const auto& k : g) {
+            if (k.node.find(".add_bias") == std::string::npos)
+                continue;
+            if (k.node.find(".self.") != std::string::npos) {
+                QCOMPARE(k.kernel.transposedReuseBytes, 32.0 * 512 * 512);
+                ++self;
+            } else {
+                QCOMPARE(k.kernel.transposedReuseBytes, 0.0);
+                ++cross;
+            }
+        }
+        QVERIFY(self > 0 && cross > 0);
+    }
+
     void rejectsBadConfigs_data()
     {
         QTest::addColumn<QString>("config");

@@ -239,6 +239,15 @@ std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels,
             }
         }
     }
+    // A transposed operand wastes most of every sector it reads: layout, not the learned efficiency.
+    for (std::size_t i = 0; i < kernels.size(); ++i)
+        if (const double extra = transposedOperandSeconds(kernels[i], gpu); extra > 0) {
+            auto& f = out[i];
+            f.seconds += extra;
+            f.secondsLow += extra;
+            f.secondsHigh += extra;
+            f.utilization = f.geometry.secondsAt(1.0) / f.seconds;
+        }
     return out;
 }
 

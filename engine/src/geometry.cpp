@@ -62,11 +62,24 @@ KernelGeometry vectorGeometry(const Kernel& k, const GpuSpec& gpu)
     return g;
 }
 
+namespace {
+// Copies and gathers reach roughly 70% of the spec bandwidth on every GPU we measured.
+constexpr double kCopyEfficiency = 0.7;
+} // namespace
+
 double fallbackSeconds(const Kernel& k, const GpuSpec& gpu)
 {
-    // Copies and gathers reach roughly 70% of the spec bandwidth on every GPU we measured.
-    constexpr double kCopyEfficiency = 0.7;
     return k.bytes() / (gpu.bandwidthBytesPerSecond() * kCopyEfficiency);
+}
+
+double transposedOperandSeconds(const Kernel& k, const GpuSpec& gpu)
+{
+    constexpr double kSectorBytes = 32;
+    if (!(k.transposedReuseBytes > 0) || k.opClass != OpClass::Elementwise)
+        return 0;
+    const double l2 = gpu.l2Bytes();
+    const double evicted = l2 > 0 ? std::clamp((k.transposedReuseBytes - 0.5 * l2) / (0.5 * l2), 0.0, 1.0) : 1.0;
+    return evicted * k.elements() * (kSectorBytes - kFloatBytes) / (gpu.bandwidthBytesPerSecond() * kCopyEfficiency);
 }
 
 } // namespace gpuforecast

@@ -71,7 +71,8 @@ ModelForecast forecastModel(const Forecaster& forecaster, const ModelConfig& con
     for (std::size_t i = 0; i < graph.size(); ++i) {
         const Kernel& k = graph[i].kernel;
         std::string key = k.op + '|' + std::to_string(k.b) + ',' + std::to_string(k.m) + ',' + std::to_string(k.n) +
-                          ',' + std::to_string(k.k) + ',' + std::to_string(k.h) + ',' + std::to_string(k.fallbackBytes);
+                          ',' + std::to_string(k.k) + ',' + std::to_string(k.h) + ',' + std::to_string(k.fallbackBytes) +
+                          ',' + std::to_string(k.transposedReuseBytes);
         for (const auto& f : k.fusedOps)
             key += '|' + f;
         const auto [it, added] = distinct.emplace(std::move(key), kernels.size());

@@ -78,6 +78,16 @@ void Builder::vec(const std::string& node, const std::string& op, long long rows
         backwardVec(node, op, rows, h);
 }
 
+void Builder::vecTransposedOperand(const std::string& node, const std::string& op, long long rows, long long h,
+                                   double reuseWindowBytes)
+{
+    Kernel k = Kernel::vector(op, rows, h);
+    k.transposedReuseBytes = reuseWindowBytes;
+    forward(node, std::move(k), op);
+    if (training())
+        backwardVec(node, op, rows, h);
+}
+
 void Builder::backwardVec(const std::string& node, const std::string& op, long long rows, long long h)
 {
     const int inputs = isUnary(op) ? 1 : 2;

@@ -35,6 +35,9 @@ public:
     // (plus weight and bias gradients), activations repeat themselves. A 1 x 1 operator is scalar
     // arithmetic the reference does not count.
     void vec(const std::string& node, const std::string& op, long long rows, long long h);
+    // A binary element-wise op whose second operand is laid out transposed (Kernel::transposedReuseBytes).
+    void vecTransposedOperand(const std::string& node, const std::string& op, long long rows, long long h,
+                              double reuseWindowBytes);
     // An activation module (nn.Tanh, nn.ReLU, ...): its backward is one kernel of the same op.
     void activationModule(const std::string& node, const std::string& op, long long rows, long long h);
 

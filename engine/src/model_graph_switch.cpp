@@ -70,7 +70,15 @@ void attention(Builder& g, const std::string& p, const Dims& x, bool first, bool
         g.vec(p + ".bias_mask", "add", rows, x.S); // position bias + attention mask, once per stack
     }
     g.beginChain();
-    g.vec(p + ".add_bias", "add", rows, x.S);
+    if (selfAttention) {
+        // The relative position bias is the embedding lookup [S, S, heads] permuted to
+        // [1, heads, S, S], plus the mask; the sum keeps the permuted layout (heads innermost),
+        // so every later `scores += bias` reads it transposed. One pass over the [S, S] keys x
+        // queries of one head touches S x S sectors before the next head reuses them.
+        g.vecTransposedOperand(p + ".add_bias", "add", rows, x.S, 32.0 * double(x.S) * double(x.S));
+    } else {
+        g.vec(p + ".add_bias", "add", rows, x.S); // cross attention: zeros + mask, contiguous
+    }
     g.vec(p + ".softmax", "softmax", rows, x.S);
     g.dropout(p + ".dropout", {x.B, x.nh, x.S, x.S});
     g.endChain();

@@ -32,4 +32,10 @@ KernelGeometry vectorGeometry(const Kernel& k, const GpuSpec& gpu);
 // Memory-bound estimate for operators outside the five learned classes.
 double fallbackSeconds(const Kernel& k, const GpuSpec& gpu);
 
+// Extra time of an element-wise kernel whose operand is read transposed (Kernel::
+// transposedReuseBytes): the 28 wasted bytes of every 32-byte sector, at copy bandwidth, for the
+// share of sectors that are evicted before reuse. None while the reuse window fits in half the L2,
+// all of them once it exceeds the L2 (a streaming pass thrashes an LRU cache), linear between.
+double transposedOperandSeconds(const Kernel& k, const GpuSpec& gpu);
+
 } // namespace gpuforecast

@@ -36,6 +36,11 @@ struct Kernel {
     long long h = 0;              // vector: row length
     double fallbackBytes = 0;     // Other: bytes moved (read + write)
     std::vector<std::string> fusedOps; // op == "fused": the member operators, in execution order
+    // Element-wise only: one operand is read in a transposed layout (T5's relative position bias has
+    // the heads innermost while the scores it is added to have keys innermost). Each 4-byte element
+    // then costs a 32-byte sector unless the sectors touched by one pass over the other dimensions,
+    // this many bytes, stay in L2 until the neighbouring elements are read (transposedOperandSeconds).
+    double transposedReuseBytes = 0;
 
     static Kernel gemm(std::string op, long long b, long long m, long long n, long long k);
     static Kernel vector(std::string op, long long rows, long long h);
