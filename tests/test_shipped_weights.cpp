@@ -118,6 +118,32 @@ private slots:
         QVERIFY2(l4.seconds < t4.seconds / 2, qPrintable(QString("L4 %1 ms, T4 %2 ms").arg(l4.ms()).arg(t4.ms())));
     }
 
+    // A GPU that borrows a measured GPU's efficiency runs each GEMM at that GPU's time scaled by
+    // their rooflines, launch overhead included; inside a model it sheds only that scaled overhead.
+    // Shedding the donor's whole 54 us put a 3x faster part's mid-size GEMMs at 100% of its peak.
+    void borrowedEfficiencyShedsAScaledLaunchOverhead()
+    {
+        const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
+        GpuSpec a100;
+        for (const auto& g : loadGpuDirectory(kRes + "/gpus"))
+            if (g.id == "A100-PCIE-40GB")
+                a100 = g;
+        GpuSpec fast = a100;
+        fast.id = "A100x3";
+        fast.fp32Gflops *= 3;
+        fast.fp32MatrixGflops *= 3;
+        fast.memoryBandwidthGBps *= 3;
+        for (const Kernel& k : {Kernel::gemm("linear", 1, 512, 1600, 6400), Kernel::gemm("linear", 1, 4096, 1280, 5120)}) {
+            const KernelForecast own = f.predictQueued(std::vector<Kernel>{k}, a100)[0];
+            const KernelForecast borrowed = f.predictQueued(std::vector<Kernel>{k}, fast)[0];
+            QCOMPARE(borrowed.efficiencyFrom, std::string("A100-PCIE-40GB"));
+            QVERIFY2(std::abs(borrowed.utilization / own.utilization - 1) < 0.02,
+                     qPrintable(QString("in-model utilization %1 borrowed, %2 on the A100")
+                                    .arg(borrowed.utilization)
+                                    .arg(own.utilization)));
+        }
+    }
+
     // Attention-sized softmax and layer norm are up to 64x the largest measured kernel. Beyond that
     // size a streaming kernel's time is affine in its bytes (launch overhead + bytes / bandwidth,
     // as the measurements show up to 16 GB), so each doubling must add the same time, and the

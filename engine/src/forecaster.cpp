@@ -125,7 +125,8 @@ std::optional<GemmEfficiencyDonor> Forecaster::gemmEfficiencyDonor(const GpuSpec
 Eigen::MatrixXd Forecaster::logUtilization(const UtilizationModel& model, std::span<const Kernel> kernels,
                                            std::span<const KernelGeometry> own, std::span<const double> waves,
                                            const GpuSpec& gpu, std::optional<GemmTile> pinnedTile,
-                                           std::optional<GemmEfficiencyDonor>& donor) const
+                                           std::optional<GemmEfficiencyDonor>& donor,
+                                           std::vector<double>* overheadScale) const
 {
     const Eigen::Index n = Eigen::Index(waves.size());
     auto logU = [&](const Eigen::MatrixXd& features, std::span<const double> lawWaves) {
@@ -159,6 +160,11 @@ Eigen::MatrixXd Forecaster::logUtilization(const UtilizationModel& model, std::s
         geometries.push_back(geometry(k, seen, pinnedTile));
     const Eigen::MatrixXd donorLogU = logU(featureMatrix(c, geometries, seen), waves);
     const double w = donor->weight;
+    if (overheadScale) {
+        overheadScale->assign(kernels.size(), 1.0);
+        for (std::size_t j = 0; j < kernels.size(); ++j)
+            (*overheadScale)[j] = (1 - w) + w * own[j].secondsAt(1.0) / geometries[j].secondsAt(1.0);
+    }
     if (w >= 1) // far outside: the GPU's own features would not count at all
         return donorLogU;
     return (1 - w) * logU(featureMatrix(c, own, gpu), waves) + w * donorLogU;
@@ -218,7 +224,9 @@ std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels,
         for (const auto& g : geometries)
             waves.push_back(g.waves);
         std::optional<GemmEfficiencyDonor> donor;
-        const Eigen::MatrixXd logU = logUtilization(model, classKernels, geometries, waves, gpu, pinnedTile, donor);
+        std::vector<double> overheadScale;
+        const Eigen::MatrixXd logU =
+            logUtilization(model, classKernels, geometries, waves, gpu, pinnedTile, donor, &overheadScale);
         Eigen::MatrixXd logSeconds(logU.rows(), logU.cols());
         for (Eigen::Index m = 0; m < logU.rows(); ++m)
             for (Eigen::Index j = 0; j < logU.cols(); ++j) {
@@ -236,6 +244,7 @@ std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels,
             if (donor) {
                 f.efficiencyFrom = donor->gpu.id;
                 f.efficiencyWeight = donor->weight;
+                f.overheadScale = overheadScale[j];
             }
         }
     }
@@ -257,7 +266,7 @@ KernelForecast queuedInModel(const KernelForecast& isolated, double launchOverhe
     if (!f.learned || f.queued || !(f.seconds > 0))
         return f;
     const double roofline = f.geometry.secondsAt(1.0);
-    const double queued = std::max({f.seconds - launchOverheadSeconds, roofline, kQueuedLaunchSeconds});
+    const double queued = std::max({f.seconds - launchOverheadSeconds * f.overheadScale, roofline, kQueuedLaunchSeconds});
     const double scale = queued / f.seconds;
     f.seconds = queued;
     f.secondsLow = std::max(f.secondsLow * scale, std::min(roofline, queued));

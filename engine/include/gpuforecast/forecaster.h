@@ -28,6 +28,10 @@ struct KernelForecast {
     std::string efficiencyFrom; // GEMMs on a GPU outside the measured range: the measured GPU whose
     double efficiencyWeight = 0; // learned efficiency was borrowed, and how much (extrapolation.h)
     bool queued = false;    // true: time inside a model, back to back in a stream (see queuedInModel)
+    // How much of the class's launch overhead this forecast carries. A GPU that borrows a measured
+    // GPU's efficiency is that GPU's time scaled by their rooflines, overhead included: a 3.4x
+    // faster H100 carries a third of the A100's 54 us, not all of it.
+    double overheadScale = 1;
     double ms() const { return seconds * 1e3; }
 };
 
@@ -39,8 +43,8 @@ struct KernelForecast {
 // traces of the V100 runs add up to more than the same runs timed whole in 12 of 13 runs (by up
 // to 31%, 12-35 us per launched operator; tools/launch_overhead.py).
 // So a kernel inside a model is its forecast less the class's launch floor (the shortest time any
-// kernel of the class was measured to take, our estimate of the overhead), but never faster than
-// its roofline or than the launch interval of eager PyTorch.
+// kernel of the class was measured to take, our estimate of the overhead; scaled by overheadScale),
+// but never faster than its roofline or than the launch interval of eager PyTorch.
 inline constexpr double kQueuedLaunchSeconds = 5e-6;
 KernelForecast queuedInModel(const KernelForecast& isolated, double launchOverheadSeconds);
 
@@ -88,11 +92,13 @@ public:
 
 private:
     // log utilization (members x kernels) of one class's kernels at the given wave counts: the
-    // networks read `gpu`'s own features, blended for GEMMs with those of the donor's sheet.
+    // networks read `gpu`'s own features, blended for GEMMs with those of the donor's sheet. With a
+    // donor, `overheadScale` (when given) receives each kernel's KernelForecast::overheadScale.
     Eigen::MatrixXd logUtilization(const UtilizationModel& model, std::span<const Kernel> kernels,
                                    std::span<const KernelGeometry> own, std::span<const double> waves,
                                    const GpuSpec& gpu, std::optional<GemmTile> pinnedTile,
-                                   std::optional<GemmEfficiencyDonor>& donor) const;
+                                   std::optional<GemmEfficiencyDonor>& donor,
+                                   std::vector<double>* overheadScale = nullptr) const;
 
     ModelSet models_;
     std::shared_ptr<const TileDatabase> tiles_;
