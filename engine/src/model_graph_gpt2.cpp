@@ -1,6 +1,7 @@
 // GPT-2 (and the GPT-3 shapes written as GPT-2 configs): Hugging Face GPT2LMHeadModel, eager.
 // Kernel for kernel what the reference traces list (opgraphs/gpt2_large-*, gpt3_*): Conv1D
-// projections as addmm, attention scaled by a tensor (a two-input div), the causal mask applied
+// projections as addmm, attention scaled by a 0-d tensor (the trace's two-input div, which reads
+// one full tensor: NeuSight's own traces time it like the softmax), the causal mask applied
 // with torch.where on a slice of the (n_positions x n_positions) bias buffer.
 #include "model_graph_builder.h"
 
@@ -47,7 +48,7 @@ void buildGpt2(const ModelConfig& c, Builder& g, long long B, long long S)
     // chain at the `where` and list three kernels; the measured -fusion runs are 11% faster than
     // eager, which three kernels would not explain (docs/accuracy.md).
     g.beginChain();
-    g.vec("attn.scale", "div", B * nh * S, S);
+    g.vec("attn.scale", "divu", B * nh * S, S); // / torch.full([], sqrt(d)): a scalar operand
     g.copy("attn.causal_slice", "getitem", {{1, 1, P, P}, {1}, {1}}, {1, 1, S, S});
     g.copy("attn.causal_mask", "where", {{1, 1, S, S}, {B, nh, S, S}, {1}}, {B, nh, S, S});
     g.vec("attn.softmax", "softmax", B * nh * S, S);
