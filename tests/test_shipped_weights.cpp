@@ -144,6 +144,38 @@ private slots:
         }
     }
 
+    // Element-wise efficiency is learned from sizes alone, with the launch overhead in it at the
+    // measured GPUs' typical speed. A GPU with 3x A100's bandwidth sheds that share of the floor
+    // inside a model, not all of it (which priced mid-size kernels at the roofline); one slower
+    // than the measured GPUs' geometric mean (T4) sheds it all.
+    void vectorKernelsShedTheOverheadAtTheirSpeed()
+    {
+        const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
+        double logSum = 0;
+        for (const auto& r : f.tiles().gpus())
+            logSum += std::log(r.bandwidthGBps);
+        const double typical = std::exp(logSum / double(f.tiles().gpus().size()));
+        const Kernel add = Kernel::vector("add", 4096, 4096); // 200 MB of traffic
+        for (const auto& g : loadGpuDirectory(kRes + "/gpus")) {
+            if (g.id != "A100-PCIE-40GB" && g.id != "T4")
+                continue;
+            GpuSpec gpu = g;
+            if (g.id == "A100-PCIE-40GB") {
+                gpu.id = "A100x3";
+                gpu.memoryBandwidthGBps *= 3;
+            }
+            const KernelForecast isolated = f.predict(add, gpu);
+            const KernelForecast queued = f.predictQueued(std::vector<Kernel>{add}, gpu)[0];
+            const double scale = std::min(1.0, typical / gpu.memoryBandwidthGBps);
+            QCOMPARE(queued.overheadScale, scale);
+            const double expected = std::max(isolated.seconds - f.model(OpClass::Elementwise)->floorSeconds() * scale,
+                                             isolated.geometry.secondsAt(1.0));
+            QVERIFY2(std::abs(queued.seconds / expected - 1) < 1e-9, gpu.id.c_str());
+            if (scale < 1)
+                QVERIFY2(queued.utilization < 0.99, qPrintable(QString::number(queued.utilization)));
+        }
+    }
+
     // Attention-sized softmax and layer norm are up to 64x the largest measured kernel. Beyond that
     // size a streaming kernel's time is affine in its bytes (launch overhead + bytes / bandwidth,
     // as the measurements show up to 16 GB), so each doubling must add the same time, and the

@@ -95,6 +95,14 @@ void extendFromLargestMeasured(const UtilizationModel& model, std::span<const Ke
 Forecaster::Forecaster(ModelSet models, std::shared_ptr<const TileDatabase> tiles)
     : models_(std::move(models)), tiles_(tiles ? std::move(tiles) : std::make_shared<const TileDatabase>())
 {
+    double logSum = 0;
+    int n = 0;
+    for (const ReferenceGpu& r : tiles_->gpus())
+        if (r.bandwidthGBps > 0) {
+            logSum += std::log(r.bandwidthGBps);
+            ++n;
+        }
+    measuredBandwidthGBps_ = n > 0 ? std::exp(logSum / n) : 0;
 }
 
 Forecaster Forecaster::loadFromDirectory(const std::string& weightsDir)
@@ -245,6 +253,8 @@ std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels,
                 f.efficiencyFrom = donor->gpu.id;
                 f.efficiencyWeight = donor->weight;
                 f.overheadScale = overheadScale[j];
+            } else if (!kernels[idx[j]].isGemm() && measuredBandwidthGBps_ > 0 && gpu.memoryBandwidthGBps > 0) {
+                f.overheadScale = std::min(1.0, measuredBandwidthGBps_ / gpu.memoryBandwidthGBps);
             }
         }
     }

@@ -30,7 +30,9 @@ struct KernelForecast {
     bool queued = false;    // true: time inside a model, back to back in a stream (see queuedInModel)
     // How much of the class's launch overhead this forecast carries. A GPU that borrows a measured
     // GPU's efficiency is that GPU's time scaled by their rooflines, overhead included: a 3.4x
-    // faster H100 carries a third of the A100's 54 us, not all of it.
+    // faster H100 carries a third of the A100's 54 us, not all of it. Element-wise, softmax and
+    // layer-norm efficiencies are learned from sizes alone, at the measured GPUs' typical speed, so
+    // a GPU with more bandwidth than their geometric mean carries that share of the overhead.
     double overheadScale = 1;
     double ms() const { return seconds * 1e3; }
 };
@@ -102,6 +104,9 @@ private:
 
     ModelSet models_;
     std::shared_ptr<const TileDatabase> tiles_;
+    // Geometric mean of the measured GPUs' bandwidths: the speed at which the size-only vector
+    // networks saw the launch overhead (KernelForecast::overheadScale); 0 when none is recorded.
+    double measuredBandwidthGBps_ = 0;
 };
 
 } // namespace gpuforecast
