@@ -69,20 +69,13 @@ void Builder::bmm(const std::string& node, long long b, long long m, long long n
     add(node, Phase::Backward, Kernel::gemm("bmm", b, n, m, k));
 }
 
-void Builder::vec(const std::string& node, const std::string& op, long long rows, long long h)
+void Builder::vec(const std::string& node, const std::string& op, long long rows, long long h,
+                  double transposedReuseBytes)
 {
     if (rows == 1 && h == 1)
         return;
-    forward(node, Kernel::vector(op, rows, h), op);
-    if (training())
-        backwardVec(node, op, rows, h);
-}
-
-void Builder::vecTransposedOperand(const std::string& node, const std::string& op, long long rows, long long h,
-                                   double reuseWindowBytes)
-{
     Kernel k = Kernel::vector(op, rows, h);
-    k.transposedReuseBytes = reuseWindowBytes;
+    k.transposedReuseBytes = transposedReuseBytes;
     forward(node, std::move(k), op);
     if (training())
         backwardVec(node, op, rows, h);

@@ -34,10 +34,9 @@ public:
     // input, pow = pow + mul + mulu, tanh = mulu + addu, softmax = mul + softmax, ln/rmsnorm = mul
     // (plus weight and bias gradients), activations repeat themselves. A 1 x 1 operator is scalar
     // arithmetic the reference does not count.
-    void vec(const std::string& node, const std::string& op, long long rows, long long h);
-    // A binary element-wise op whose second operand is laid out transposed (Kernel::transposedReuseBytes).
-    void vecTransposedOperand(const std::string& node, const std::string& op, long long rows, long long h,
-                              double reuseWindowBytes);
+    // `transposedReuseBytes`: an operand is read in a transposed layout (Kernel::transposedReuseBytes).
+    void vec(const std::string& node, const std::string& op, long long rows, long long h,
+             double transposedReuseBytes = 0);
     // An activation module (nn.Tanh, nn.ReLU, ...): its backward is one kernel of the same op.
     void activationModule(const std::string& node, const std::string& op, long long rows, long long h);
 

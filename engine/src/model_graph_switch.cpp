@@ -75,7 +75,7 @@ void attention(Builder& g, const std::string& p, const Dims& x, bool first, bool
         // [1, heads, S, S], plus the mask; the sum keeps the permuted layout (heads innermost),
         // so every later `scores += bias` reads it transposed. One pass over the [S, S] keys x
         // queries of one head touches S x S sectors before the next head reuses them.
-        g.vecTransposedOperand(p + ".add_bias", "add", rows, x.S, 32.0 * double(x.S) * double(x.S));
+        g.vec(p + ".add_bias", "add", rows, x.S, 32.0 * double(x.S) * double(x.S));
     } else {
         g.vec(p + ".add_bias", "add", rows, x.S); // cross attention: zeros + mask, contiguous
     }
