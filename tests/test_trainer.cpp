@@ -115,6 +115,41 @@ private slots:
         const TrainResult again = trainUtilizationModel(s, o, nlohmann::json::object());
         QCOMPARE(again.model.toJson().dump(), r.model.toJson().dump());
     }
+
+    void forecastFloorIsTheFastestHosts()
+    {
+        // P100's host times the same tiny softmax 1.7x slower than T4's. A forecast assumes the
+        // faster host (the median of two took P100's), and the trained model carries that floor.
+        const auto catalog = loadGpuDirectory(kRes + "/gpus");
+        const auto table = readKernelTable(kRes + "/datasets/neusight/train/vector.csv.gz", TableContent::WithMeasurements);
+        KernelTable slice{table.source, table.header, {}, {}};
+        for (std::size_t i = 0; i < table.rows.size(); ++i)
+            if (table.rows[i].kernel.op == "softmax" && (table.rows[i].gpu == "T4" || table.rows[i].gpu == "P100-PCIE-16GB")) {
+                slice.rows.push_back(table.rows[i]);
+                slice.measurements.push_back(table.measurements[i]);
+            }
+        const ClassSamples s = buildTrainingSamples({slice}, catalog, TileDatabase{}, "", TrainingTiles::Measured)[3];
+        const auto floors = estimateLaunchFloors(s);
+        QCOMPARE(floors.size(), std::size_t(2));
+        const double t4 = floors.at("T4"), p100 = floors.at("P100-PCIE-16GB");
+        QVERIFY2(p100 > 1.5 * t4, qPrintable(QString("P100 %1 s, T4 %2 s").arg(p100).arg(t4)));
+        QCOMPARE(estimateLaunchFloor(s), t4);
+        for (const auto& [gpu, floor] : floors) { // the 1st percentile of that GPU's own times
+            int below = 0, n = 0;
+            for (Eigen::Index i = 0; i < s.size(); ++i)
+                if (s.gpus[std::size_t(i)] == gpu) {
+                    ++n;
+                    below += s.measuredSeconds(i) < floor;
+                }
+            QVERIFY2(below <= n / 100 && below >= n / 100 - 1, qPrintable(QString::fromStdString(gpu)));
+        }
+        TrainOptions o;
+        o.maxEpochs = 1;
+        o.hiddenWidth = 4;
+        o.hiddenLayers = 1;
+        const TrainResult r = trainUtilizationModel(s, o, nlohmann::json::object());
+        QCOMPARE(r.model.floorSeconds(), t4);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestTrainer)

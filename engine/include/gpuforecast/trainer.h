@@ -7,6 +7,7 @@
 #include "gpuforecast/utilization_model.h"
 
 #include <functional>
+#include <map>
 #include <vector>
 
 namespace gpuforecast {
@@ -50,7 +51,10 @@ double forecastLoss(const Mlp& net, const Eigen::MatrixXd& normalizedFeatures, c
                     const Eigen::VectorXd& rooflineSeconds, const Eigen::VectorXd& measuredSeconds,
                     double floorSeconds, std::vector<DenseLayer>* grads);
 
-// The class's launch floor: per GPU the 1st percentile of measured times, then the median over GPUs.
+// Each GPU's launch floor for the class: the 1st percentile of its measured times.
+std::map<std::string, double> estimateLaunchFloors(const ClassSamples& samples);
+
+// The floor a forecast assumes (the model's floor_seconds): the fastest measured GPU's.
 double estimateLaunchFloor(const ClassSamples& samples);
 
 // Mean absolute percentage error (percent) of forecasts against measurements.
