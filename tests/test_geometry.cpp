@@ -1,4 +1,5 @@
 // Tiles, waves and the roofline: exact arithmetic, checked against hand computation.
+#include "gpuforecast/error.h"
 #include "gpuforecast/extrapolation.h"
 #include "gpuforecast/forecaster.h"
 #include "gpuforecast/geometry.h"
@@ -119,23 +120,44 @@ private slots:
         QVERIFY(!parseGemmKernelName("vectorized_elementwise_kernel").has_value());
     }
 
-    void referenceGpuNeverTheTarget()
+    void gemmKernelFamiliesFollowTheArchitecture()
     {
+        QCOMPARE(gemmKernelFamily("Pascal"), std::string("maxwell"));
+        QCOMPARE(gemmKernelFamily("Turing"), std::string("volta"));
+        QCOMPARE(gemmKernelFamily("volta"), std::string("volta"));
+        QCOMPARE(gemmKernelFamily("Ada Lovelace"), std::string("ampere"));
+        QCOMPARE(gemmKernelFamily("Hopper"), std::string("ampere"));
+        QCOMPARE(gemmKernelFamily("CDNA 2"), std::string());
+        QCOMPARE(gemmKernelFamily(""), std::string());
+    }
+
+    void referenceGpuIsTheFamilysNeverTheTarget()
+    {
+        // Per SM: P 200 GFLOP/s and 10 GB/s, V 175 and 11, T 200 and 8; toy 100 and 10.
         TileDatabase db;
-        db.addGpu({"A", 10, 1000, 100, 4, 2018});
-        db.addGpu({"B", 80, 14000, 900, 6, 2018});
-        db.addGpu({"C", 40, 3000, 200, 2, 2016});
-        db.add("A", OpClass::Bmm, 1, 64, 64, 64, GemmTile{64, 64, 1});
-        db.add("B", OpClass::Bmm, 1, 64, 64, 64, GemmTile{32, 128, 1});
+        db.addGpu({"P", 50, 10000, 500, 4, 2016, 16, "Pascal"});
+        db.addGpu({"V", 80, 14000, 880, 6, 2018, 32, "Volta"});
+        db.addGpu({"T", 40, 8000, 320, 4, 2018, 16, "Turing"});
+        db.add("P", OpClass::Bmm, 1, 64, 64, 64, GemmTile{128, 64, 1});
+        db.add("V", OpClass::Bmm, 1, 64, 64, 64, GemmTile{32, 128, 1});
+        db.add("T", OpClass::Bmm, 1, 64, 64, 64, GemmTile{64, 64, 1});
         GpuSpec target = toyGpu();
-        db.add("C", OpClass::Bmm, 1, 64, 64, 64, GemmTile{128, 64, 1});
-        QCOMPARE(db.referenceFor(target), std::string("A")); // newest year, then nearest spec sheet
-        target.id = "A";                                       // forecasting A itself: must not read A
-        QCOMPARE(db.referenceFor(target), std::string("B"));
-        QCOMPARE(db.tileFor(target, Kernel::gemm("bmm", 1, 60, 60, 60)), (GemmTile{32, 128, 1}));
-        db.addGpu({"D", 10, 1000, 100, 4, 2020});
-        db.add("D", OpClass::Bmm, 1, 64, 64, 64, GemmTile{256, 128, 1});
-        QCOMPARE(db.referenceFor(target), std::string("D")); // a newer generation wins over similarity
+        target.architecture = "Turing"; // nearest in rates is P, but the Volta family is measured
+        QCOMPARE(db.referenceFor(target), std::string("V"));
+        target.id = "V"; // forecasting V itself: never read V
+        QCOMPARE(db.referenceFor(target), std::string("T"));
+        QCOMPARE(db.tileFor(target, Kernel::gemm("bmm", 1, 60, 60, 60)), (GemmTile{64, 64, 1}));
+        target.architecture = "Ampere"; // no Ampere measured: the nearest in FP32 and bandwidth per SM
+        QCOMPARE(db.referenceFor(target), std::string("P"));
+        target.architecture.clear();
+        QCOMPARE(db.referenceFor(target), std::string("P"));
+        db.addGpu({"A", 108, 19500, 1555, 40, 2020, 40, "Ampere"});
+        db.add("A", OpClass::Bmm, 1, 64, 64, 64, GemmTile{128, 128, 1});
+        target.architecture = "Hopper"; // far from A in rates, but A's library is the one it runs
+        target.fp32Gflops = target.fp32MatrixGflops = 50000;
+        QCOMPARE(db.referenceFor(target), std::string("A"));
+        target.id = "A";
+        QCOMPARE(db.referenceFor(target), std::string("P"));
     }
 
     void extrapolationNamesRatiosOutsideTheMeasuredGpus()
@@ -287,11 +309,19 @@ private slots:
     void tileDatabaseRoundTrip()
     {
         TileDatabase db;
-        db.addGpu({"A", 10, 1000, 100, 4, 2018});
+        db.addGpu({"A", 10, 1000, 100, 4, 2018, 16, "Ada, Lovelace"});
         db.add("A", OpClass::Linear, 1, 500, 600, 700, GemmTile{128, 32, 3});
         const auto back = TileDatabase::parse(db.serialize(), "mem");
         QCOMPARE(back.size(), std::size_t(1));
         QCOMPARE(back.lookup("A", OpClass::Linear, 1, 500, 600, 700), (GemmTile{128, 32, 3}));
+        QCOMPARE(back.gpus().front().architecture, std::string("Ada  Lovelace")); // a comma cannot split the line
+        QCOMPARE(back.gpus().front().memoryGb, 16.0);
+        // Files written before the architecture (or the memory) was recorded still load.
+        const auto old = TileDatabase::parse("#gpu,A,10,1000,100,4,2018,16\n#gpu,B,10,1000,100,4,2018\n", "old");
+        QCOMPARE(old.gpus().size(), std::size_t(2));
+        QVERIFY(old.gpus()[0].architecture.empty());
+        QCOMPARE(old.gpus()[1].memoryGb, 0.0);
+        QVERIFY_THROWS_EXCEPTION(ForecastError, TileDatabase::parse("#gpu,A,10,1000,100,4,2018,16,Ampere,x\n", "bad"));
     }
 
     void forecastNeverBeatsRoofline()

@@ -38,12 +38,18 @@ GemmTile heuristicGemmTile(const Kernel& k, double smCount);
 // Elements per tile of a vector kernel, following PyTorch 2.1's launch configuration.
 double vectorTileElements(const Kernel& k);
 
+// The family of cuBLAS FP32 GEMM kernels an architecture runs, named by the kernels' prefix:
+// "maxwell" (Maxwell, Pascal), "volta" (Volta, Turing), "ampere" (Ampere, Ada, Hopper, Blackwell);
+// "" when unknown (AMD, or no architecture given).
+std::string gemmKernelFamily(const std::string& architecture);
+
 // What the spec sheet says about a GPU, reduced to what picks a similar reference GPU.
 struct ReferenceGpu {
     std::string id;
     double smCount = 0, fp32Gflops = 0, bandwidthGBps = 0, l2CacheMb = 0;
     double launchYear = 0;
-    double memoryGb = 0; // 0 in tile files written before it was recorded
+    double memoryGb = 0;        // 0 in tile files written before it was recorded
+    std::string architecture{}; // "" in tile files written before it was recorded
 };
 
 class TileDatabase {
@@ -52,8 +58,10 @@ public:
     void add(const std::string& gpuId, OpClass opClass, long long b, long long m, long long n, long long k,
              const GemmTile& tile);
 
-    // The newest measured GPU, ties broken by the nearest spec sheet; never `target.id` itself, so a
-    // forecast never reads measurements of the GPU it forecasts. Empty when the database is empty.
+    // The measured GPU whose library most likely chooses the target's tiles: one of the target's
+    // GEMM kernel family if any was measured, else any; among those the nearest in FP32 and
+    // bandwidth per SM. Never `target.id` itself, so a forecast never reads measurements of the GPU
+    // it forecasts. Empty when the database is empty.
     std::string referenceFor(const GpuSpec& target) const;
 
     // The tile the reference GPU's library chose for the most similar GEMM shape.
@@ -69,7 +77,8 @@ public:
     std::size_t size() const;
     bool empty() const { return size() == 0; }
 
-    // Compact text form: "#gpu,<id>,<sm>,<fp32>,<bw>,<l2>,<year>" lines, then "gpu,op,b,m,n,k,along_k,along_m,split".
+    // Compact text form: "#gpu,<id>,<sm>,<fp32>,<bw>,<l2>,<year>,<memory>,<architecture>" lines, then
+    // "gpu,op,b,m,n,k,along_k,along_m,split".
     std::string serialize() const;
     static TileDatabase parse(const std::string& text, const std::string& source);
     static TileDatabase load(const std::string& path);
