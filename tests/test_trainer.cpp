@@ -27,6 +27,20 @@ Mlp randomNetwork(std::mt19937_64& rng)
     return Mlp(layers);
 }
 
+// The training samples of one operator on T4 and P100, two hosts with different launch floors.
+ClassSamples t4AndP100Samples(const std::string& file, const std::string& op, std::size_t classIndex)
+{
+    const auto catalog = loadGpuDirectory(kRes + "/gpus");
+    const auto table = readKernelTable(kRes + "/datasets/neusight/train/" + file, TableContent::WithMeasurements);
+    KernelTable slice{table.source, table.header, {}, {}};
+    for (std::size_t i = 0; i < table.rows.size(); ++i)
+        if (table.rows[i].kernel.op == op && (table.rows[i].gpu == "T4" || table.rows[i].gpu == "P100-PCIE-16GB")) {
+            slice.rows.push_back(table.rows[i]);
+            slice.measurements.push_back(table.measurements[i]);
+        }
+    return buildTrainingSamples({slice}, catalog, TileDatabase{}, "", TrainingTiles::Measured)[classIndex];
+}
+
 } // namespace
 
 class TestTrainer : public QObject {
@@ -45,7 +59,9 @@ private slots:
             roof(i) = 1e-5 * u(rng);
             meas(i) = 4e-5 * u(rng);
         }
-        const double floorSeconds = 2e-5; // on, so its slope is checked too
+        Eigen::VectorXd floorSeconds(n); // each sample its own, on for most, so its slope is checked too
+        for (int i = 0; i < n; ++i)
+            floorSeconds(i) = i % 3 == 0 ? 0.0 : 1e-5 * u(rng);
         std::vector<DenseLayer> grads;
         forecastLoss(net, x, waves, roof, meas, floorSeconds, &grads);
         const double h = 1e-6;
@@ -120,15 +136,8 @@ private slots:
     {
         // P100's host times the same tiny softmax 1.7x slower than T4's. A forecast assumes the
         // faster host (the median of two took P100's), and the trained model carries that floor.
-        const auto catalog = loadGpuDirectory(kRes + "/gpus");
-        const auto table = readKernelTable(kRes + "/datasets/neusight/train/vector.csv.gz", TableContent::WithMeasurements);
-        KernelTable slice{table.source, table.header, {}, {}};
-        for (std::size_t i = 0; i < table.rows.size(); ++i)
-            if (table.rows[i].kernel.op == "softmax" && (table.rows[i].gpu == "T4" || table.rows[i].gpu == "P100-PCIE-16GB")) {
-                slice.rows.push_back(table.rows[i]);
-                slice.measurements.push_back(table.measurements[i]);
-            }
-        const ClassSamples s = buildTrainingSamples({slice}, catalog, TileDatabase{}, "", TrainingTiles::Measured)[3];
+        const ClassSamples s = t4AndP100Samples("vector.csv.gz", "softmax", 3);
+        QCOMPARE(s.opClass, OpClass::Softmax);
         const auto floors = estimateLaunchFloors(s);
         QCOMPARE(floors.size(), std::size_t(2));
         const double t4 = floors.at("T4"), p100 = floors.at("P100-PCIE-16GB");
@@ -149,6 +158,28 @@ private slots:
         o.hiddenLayers = 1;
         const TrainResult r = trainUtilizationModel(s, o, nlohmann::json::object());
         QCOMPARE(r.model.floorSeconds(), t4);
+        QVERIFY(r.model.provenance().contains("training_floor_seconds")); // one shared floor, not per GPU
+        QVERIFY(!r.model.provenance().contains("training_floors_seconds"));
+    }
+
+    void bmmIsFittedUnderEachHostsFloor()
+    {
+        // bmm: each GPU's samples under its own host's floor (P100's is the slower host); the
+        // forecast floor is still the fastest host's. Other classes: one median floor.
+        const ClassSamples s = t4AndP100Samples("gemm.csv.gz", "bmm", 0);
+        QCOMPARE(s.opClass, OpClass::Bmm);
+        const auto floors = estimateLaunchFloors(s);
+        QVERIFY(floors.at("P100-PCIE-16GB") > 1.3 * floors.at("T4"));
+        TrainOptions o;
+        o.maxEpochs = 1;
+        o.hiddenWidth = 4;
+        o.hiddenLayers = 1;
+        const TrainResult r = trainUtilizationModel(s, o, nlohmann::json::object());
+        const nlohmann::json& prov = r.model.provenance();
+        QVERIFY(!prov.contains("training_floor_seconds"));
+        QCOMPARE(prov.at("training_floors_seconds").at("T4").get<double>(), floors.at("T4"));
+        QCOMPARE(prov.at("training_floors_seconds").at("P100-PCIE-16GB").get<double>(), floors.at("P100-PCIE-16GB"));
+        QCOMPARE(r.model.floorSeconds(), floors.at("T4"));
     }
 };
 

@@ -45,11 +45,12 @@ struct TrainResult {
 TrainResult trainUtilizationModel(const ClassSamples& samples, const TrainOptions& options,
                                   const nlohmann::json& provenance);
 
-// Loss of one network on a batch (features already normalised) and, if grads is given, its
-// gradient with respect to every weight and bias (same shapes as the layers). Exposed for tests.
+// Loss of one network on a batch (features already normalised; floorSeconds: each sample's launch
+// floor) and, if grads is given, its gradient with respect to every weight and bias (same shapes
+// as the layers). Exposed for tests.
 double forecastLoss(const Mlp& net, const Eigen::MatrixXd& normalizedFeatures, const Eigen::VectorXd& waves,
                     const Eigen::VectorXd& rooflineSeconds, const Eigen::VectorXd& measuredSeconds,
-                    double floorSeconds, std::vector<DenseLayer>* grads);
+                    const Eigen::VectorXd& floorSeconds, std::vector<DenseLayer>* grads);
 
 // Each GPU's launch floor for the class: the 1st percentile of its measured times.
 std::map<std::string, double> estimateLaunchFloors(const ClassSamples& samples);
