@@ -133,7 +133,8 @@ private slots:
 
     void referenceGpuIsTheFamilysNeverTheTarget()
     {
-        // Per SM: P 200 GFLOP/s and 10 GB/s, V 175 and 11, T 200 and 8; toy 100 and 10.
+        // Per SM: P 200 GFLOP/s and 10 GB/s, V 175 and 11, T 200 and 8; toy 100 and 10, so in
+        // rates V is the toy's nearest, then P, then T.
         TileDatabase db;
         db.addGpu({"P", 50, 10000, 500, 4, 2016, 16, "Pascal"});
         db.addGpu({"V", 80, 14000, 880, 6, 2018, 32, "Volta"});
@@ -142,9 +143,11 @@ private slots:
         db.add("V", OpClass::Bmm, 1, 64, 64, 64, GemmTile{32, 128, 1});
         db.add("T", OpClass::Bmm, 1, 64, 64, 64, GemmTile{64, 64, 1});
         GpuSpec target = toyGpu();
-        target.architecture = "Turing"; // nearest in rates is P, but the Volta family is measured
+        target.architecture = "Pascal"; // the family's P over the nearer V
+        QCOMPARE(db.referenceFor(target), std::string("P"));
+        target.architecture = "Turing"; // two of the Volta family measured: the nearer
         QCOMPARE(db.referenceFor(target), std::string("V"));
-        target.id = "V"; // forecasting V itself: never read V
+        target.id = "V"; // forecasting V itself: never read V; the family's T over the nearer P
         QCOMPARE(db.referenceFor(target), std::string("T"));
         QCOMPARE(db.tileFor(target, Kernel::gemm("bmm", 1, 60, 60, 60)), (GemmTile{64, 64, 1}));
         target.architecture = "Ampere"; // no Ampere measured: the nearest in FP32 and bandwidth per SM

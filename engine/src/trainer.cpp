@@ -142,8 +142,8 @@ double typicalLaunchFloor(const ClassSamples& s)
 // Each sample's floor in training. bmm kernels are fitted under their own host's floor: an unseen
 // GPU's bmm features are laid out by tiles borrowed from one measured GPU (tiling.h), and under a
 // shared floor the networks had learned that GPU's host overhead as low utilization of its tiles
-// (P100's host, 1.5x the median, lent its slow tiny kernels to the held-out A100 with P100's
-// tiles). Leave-one-out bmm, validation rows, median -> own floors: A100 13.3 -> 14.0% with seed 1
+// (P100's host, 51 us against 31-40 us for the others, lent its slow tiny kernels to the
+// held-out A100 with P100's tiles). Leave-one-out bmm, validation rows, median -> own floors: A100 13.3 -> 14.0% with seed 1
 // but 13.2 -> 12.5% over seeds 1-3, V100 21.2 -> 16.3%, P100 7.9 -> 5.7%, T4 and P4 within 1.2
 // points; training rows A100 22.3 -> 19.4%. Other classes keep the median floor (layer norm, above).
 Eigen::VectorXd trainingFloors(const ClassSamples& s)
