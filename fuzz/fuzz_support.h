@@ -39,6 +39,7 @@ inline GpuSpec referenceGpu()
 {
     GpuSpec s;
     s.id = "fuzz-gpu";
+    s.architecture = "Turing"; // a kernel family, so tile lookups take the family branch too
     s.launchYear = 2018;
     s.smCount = 40;
     s.coresPerSm = 64;

@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string saved = db->serialize();
     GF_FUZZ_CHECK(TileDatabase::parse(saved, "saved.csv").serialize() == saved, "serialize is not stable");
 
-    // Forecast as a GPU nobody measured (borrows the newest GPU's tiles), then as one the database
+    // Forecast as a GPU nobody measured (borrows a measured GPU's tiles), then as one the database
     // knows (must not read its own entries; falls back to another GPU or the default tile).
     const Forecaster forecaster({}, db);
     GpuSpec gpu = fuzz::referenceGpu();

@@ -127,6 +127,7 @@ private slots:
         QCOMPARE(gemmKernelFamily("volta"), std::string("volta"));
         QCOMPARE(gemmKernelFamily("Ada Lovelace"), std::string("ampere"));
         QCOMPARE(gemmKernelFamily("Hopper"), std::string("ampere"));
+        QCOMPARE(gemmKernelFamily("Grace  Hopper\r"), std::string("ampere"));
         QCOMPARE(gemmKernelFamily("CDNA 2"), std::string());
         QCOMPARE(gemmKernelFamily(""), std::string());
     }
@@ -136,12 +137,13 @@ private slots:
         // Per SM: P 200 GFLOP/s and 10 GB/s, V 175 and 11, T 200 and 8; toy 100 and 10, so in
         // rates V is the toy's nearest, then P, then T.
         TileDatabase db;
+        // Inserted farthest first, so that no answer is simply the first GPU (of a family).
+        db.addGpu({"T", 40, 8000, 320, 4, 2018, 16, "Turing"});
         db.addGpu({"P", 50, 10000, 500, 4, 2016, 16, "Pascal"});
         db.addGpu({"V", 80, 14000, 880, 6, 2018, 32, "Volta"});
-        db.addGpu({"T", 40, 8000, 320, 4, 2018, 16, "Turing"});
+        db.add("T", OpClass::Bmm, 1, 64, 64, 64, GemmTile{64, 64, 1});
         db.add("P", OpClass::Bmm, 1, 64, 64, 64, GemmTile{128, 64, 1});
         db.add("V", OpClass::Bmm, 1, 64, 64, 64, GemmTile{32, 128, 1});
-        db.add("T", OpClass::Bmm, 1, 64, 64, 64, GemmTile{64, 64, 1});
         GpuSpec target = toyGpu();
         target.architecture = "Pascal"; // the family's P over the nearer V
         QCOMPARE(db.referenceFor(target), std::string("P"));

@@ -118,6 +118,26 @@ private slots:
         QVERIFY2(l4.seconds < t4.seconds / 2, qPrintable(QString("L4 %1 ms, T4 %2 ms").arg(l4.ms()).arg(t4.ms())));
     }
 
+    void bmmTilesComeFromTheKernelFamily()
+    {
+        // The shipped tile file records each measured GPU's architecture, and every GPU borrows
+        // bmm tiles from its cuBLAS kernel family (never its own), else the nearest in rates.
+        const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
+        const auto catalog = loadGpuDirectory(kRes + "/gpus");
+        const std::map<std::string, std::string> expected{
+            {"T4", "V100-PCIE-32GB"},        {"V100-PCIE-32GB", "T4"},       {"P4", "P100-PCIE-16GB"},
+            {"P100-PCIE-16GB", "P4"},        {"A100-PCIE-40GB", "P100-PCIE-16GB"}, // no other Ampere measured
+            {"A100-SXM4-80GB", "A100-PCIE-40GB"}, {"H100-SXM5-80GB", "A100-PCIE-40GB"},
+            {"L4", "A100-PCIE-40GB"},        {"B200-SXM-180GB", "A100-PCIE-40GB"}};
+        for (const auto& g : catalog)
+            if (const auto it = expected.find(g.id); it != expected.end())
+                QCOMPARE(f.tiles().referenceFor(g), it->second);
+        int found = 0;
+        for (const auto& g : catalog)
+            found += int(expected.count(g.id));
+        QCOMPARE(found, int(expected.size()));
+    }
+
     // A GPU that borrows a measured GPU's efficiency runs each GEMM at that GPU's time scaled by
     // their rooflines, launch overhead included; inside a model it sheds only that scaled overhead.
     // Shedding the donor's whole 54 us put a 3x faster part's mid-size GEMMs at 100% of its peak.

@@ -1,5 +1,6 @@
 // The training pipeline: exact gradients, and learning on a small slice of real measurements.
 #include "gpuforecast/catalog.h"
+#include "gpuforecast/error.h"
 #include "gpuforecast/trainer.h"
 #include "gpuforecast/training_set.h"
 
@@ -63,7 +64,14 @@ private slots:
         for (int i = 0; i < n; ++i)
             floorSeconds(i) = i % 3 == 0 ? 0.0 : 1e-5 * u(rng);
         std::vector<DenseLayer> grads;
-        forecastLoss(net, x, waves, roof, meas, floorSeconds, &grads);
+        const double loss = forecastLoss(net, x, waves, roof, meas, floorSeconds, &grads);
+        double perSample = 0; // each sample under its own floor: the loss is the mean of one-sample losses
+        for (int i = 0; i < n; ++i)
+            perSample += forecastLoss(net, x.col(i), waves.segment(i, 1), roof.segment(i, 1), meas.segment(i, 1),
+                                      floorSeconds.segment(i, 1), nullptr) / n;
+        QVERIFY(std::abs(loss - perSample) < 1e-12 * std::max(1.0, loss));
+        QVERIFY_THROWS_EXCEPTION(ForecastError,
+                                 forecastLoss(net, x, waves, roof, meas, floorSeconds.head(n - 1), nullptr));
         const double h = 1e-6;
         double worst = 0;
         for (std::size_t l = 0; l < net.layers().size(); ++l) {
@@ -158,7 +166,9 @@ private slots:
         o.hiddenLayers = 1;
         const TrainResult r = trainUtilizationModel(s, o, nlohmann::json::object());
         QCOMPARE(r.model.floorSeconds(), t4);
-        QVERIFY(r.model.provenance().contains("training_floor_seconds")); // one shared floor, not per GPU
+        const Eigen::VectorXd trained = trainingLaunchFloors(s); // one shared floor: the median's
+        QVERIFY((trained.array() == p100).all());
+        QVERIFY(r.model.provenance().contains("training_floor_seconds"));
         QVERIFY(!r.model.provenance().contains("training_floors_seconds"));
     }
 
@@ -170,6 +180,9 @@ private slots:
         QCOMPARE(s.opClass, OpClass::Bmm);
         const auto floors = estimateLaunchFloors(s);
         QVERIFY(floors.at("P100-PCIE-16GB") > 1.3 * floors.at("T4"));
+        const Eigen::VectorXd trained = trainingLaunchFloors(s);
+        for (Eigen::Index i = 0; i < s.size(); ++i)
+            QCOMPARE(trained(i), floors.at(s.gpus[std::size_t(i)]));
         TrainOptions o;
         o.maxEpochs = 1;
         o.hiddenWidth = 4;

@@ -2,8 +2,8 @@
 """Why softmax and layer norm miss on the validation set even for the GPUs they were trained on.
 
 1. Measured fraction of peak memory bandwidth (one read and one write of b x h floats) of large
-   softmax and layer-norm kernels (>= 64 MB moved), per GPU and row length h. Training rows have
-   random h up to 4094; validation rows have round h (768, 1024, 1280, ... 16384).
+   softmax and layer-norm kernels (>= 64 MB moved, rows of at least 512), per GPU and row length h.
+   Training rows have random h up to 4094; validation rows have round h (768, 1024, ... 16384).
 2. With --forecast P.csv (the output of `gpuforecast-cli kernels --in val/vector.csv.gz --out P.csv`):
    the forecast's signed error per GPU and row length.
 
@@ -23,8 +23,10 @@ ap.add_argument("--forecast")
 args = ap.parse_args()
 
 GPUS = ["A100-PCIE-40GB", "V100-PCIE-32GB", "P100-PCIE-16GB", "T4", "P4"]
-bandwidth = {g: json.load(open(os.path.join(here, "..", "resources", "gpus", g + ".json")))["memory_bandwidth_gbps"]
-             for g in GPUS}
+bandwidth = {}
+for g in GPUS:
+    with open(os.path.join(here, "..", "resources", "gpus", g + ".json")) as f:
+        bandwidth[g] = json.load(f)["memory_bandwidth_gbps"]
 
 
 def band(h):
@@ -66,7 +68,7 @@ for split in ("train", "val"):
             eff[key + (r["gpu"],)].append(achieved / bandwidth[r["gpu"]])
 cells = {k: median(v) for k, v in eff.items()}
 keys = sorted({k[:3] for k in cells}, key=lambda k: (k[0], int(k[2].split("-")[0]), k[1]))
-table("1. measured fraction of peak bandwidth (median over kernels >= 64 MB)", cells, keys)
+table("1. measured fraction of peak bandwidth (median over kernels >= 64 MB, h >= 512)", cells, keys)
 
 if args.forecast:
     err = collections.defaultdict(list)

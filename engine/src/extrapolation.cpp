@@ -101,21 +101,27 @@ std::optional<GemmEfficiencyDonor> gemmEfficiencyDonor(const GpuSpec& gpu, const
     std::optional<GemmEfficiencyDonor> best;
     double bestD = INFINITY;
     for (const auto& m : measured) {
-        const PerSm p = perSm(m);
-        if (!usable(p))
-            continue;
-        // Nearest by the two rates (FP32 and bandwidth per SM). FLOP per byte is their quotient, and
-        // memory capacity is no speed: it marks a GPU as outside the range the networks know but
-        // says nothing about whose efficiency it shares (an A100 with more memory is still an A100).
-        double d = 0;
-        for (int i = 0; i < 2; ++i)
-            d += std::pow(std::log(kRatios[i].of(p) / kRatios[i].of(target)), 2);
+        const double d = perSmRateDistance(gpu, m);
         if (d < bestD) {
             bestD = d;
             best = GemmEfficiencyDonor{m, std::min(1.0, std::log(outside / tolerance) / std::log(tolerance))};
         }
     }
     return best;
+}
+
+double perSmRateDistance(const GpuSpec& gpu, const ReferenceGpu& measured)
+{
+    // The two rates only. FLOP per byte is their quotient, and memory capacity is no speed: it
+    // marks a GPU as outside the range the networks know but says nothing about whose efficiency
+    // (or library) it shares: an A100 with more memory is still an A100.
+    const PerSm a = perSm(gpu), b = perSm(measured);
+    if (!usable(a) || !usable(b))
+        return INFINITY;
+    double d = 0;
+    for (int i = 0; i < 2; ++i)
+        d += std::pow(std::log(kRatios[i].of(b) / kRatios[i].of(a)), 2);
+    return std::isfinite(d) ? d : INFINITY;
 }
 
 std::string describeDonor(const GemmEfficiencyDonor& donor)

@@ -1,6 +1,7 @@
 #include "gpuforecast/tiling.h"
 
 #include "gpuforecast/error.h"
+#include "gpuforecast/extrapolation.h"
 #include "gpuforecast/file_io.h"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <tuple>
 
 namespace gpuforecast {
 namespace {
@@ -19,6 +21,7 @@ std::string csvSafe(std::string text)
 {
     std::replace(text.begin(), text.end(), ',', ' ');
     std::replace(text.begin(), text.end(), '\n', ' ');
+    std::replace(text.begin(), text.end(), '\r', ' ');
     return text;
 }
 
@@ -112,16 +115,19 @@ std::string gemmKernelFamily(const std::string& architecture)
 {
     // cuBLAS ships FP32 GEMM kernels per SM generation and runs the newest one a GPU supports:
     // Pascal runs maxwell_sgemm_*, Turing volta_sgemm_*, Ada and Hopper ampere_sgemm_*. Each family
-    // has its own tile habits (the measured A100 runs 128x128 for 99.6% of bmm shapes, P100 and P4
-    // 128x64 for all, V100 and T4 a mix of five sizes). Blackwell is assumed to keep Ampere's.
-    std::string word = architecture.substr(0, architecture.find(' '));
-    std::transform(word.begin(), word.end(), word.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    if (word == "maxwell" || word == "pascal")
-        return "maxwell";
-    if (word == "volta" || word == "turing")
-        return "volta";
-    if (word == "ampere" || word == "ada" || word == "hopper" || word == "blackwell")
-        return "ampere";
+    // has its own tile habits (of the measured bmm shapes the A100 runs 99.6% as 128x128, P100 and
+    // P4 99.6% as 128x64, V100 and T4 a mix of five sizes). Blackwell is assumed to keep Ampere's.
+    // Any word of the name counts ("Ada Lovelace", "Grace Hopper"), whatever its case or spacing.
+    std::istringstream words(architecture);
+    for (std::string w; words >> w;) {
+        std::transform(w.begin(), w.end(), w.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+        if (w == "maxwell" || w == "pascal")
+            return "maxwell";
+        if (w == "volta" || w == "turing")
+            return "volta";
+        if (w == "ampere" || w == "ada" || w == "hopper" || w == "blackwell")
+            return "ampere";
+    }
     return "";
 }
 
@@ -134,28 +140,17 @@ std::string TileDatabase::referenceFor(const GpuSpec& target) const
     // P100 20/8%. Nearest in rates also beat newest as the fallback when a GPU's family partner was
     // left out too (T4 27/28% against 41/33%). docs/accuracy.md has the whole comparison.
     const std::string family = gemmKernelFamily(target.architecture);
-    const double sm = std::max(target.smCount, 1.0);
-    auto distance = [&](const ReferenceGpu& g) {
-        const double f = std::log((g.fp32Gflops / g.smCount) / (target.fp32Gflops / sm));
-        const double b = std::log((g.bandwidthGBps / g.smCount) / (target.memoryBandwidthGBps / sm));
-        return f * f + b * b;
-    };
-    std::string best;
-    double bestD = std::numeric_limits<double>::infinity();
-    bool bestInFamily = false;
+    // Ranked by (not in the family, distance in rates, id): unusable spec sheets last, ties stable.
+    std::tuple<bool, double, std::string> best{true, INFINITY, ""};
     for (const auto& g : gpus_) {
         if (g.id == target.id || !entries_.count({g.id, OpClass::Bmm}))
             continue;
-        const bool inFamily = !family.empty() && gemmKernelFamily(g.architecture) == family;
-        const double rates = distance(g);
-        const double d = std::isfinite(rates) ? rates : std::numeric_limits<double>::max();
-        if ((inFamily && !bestInFamily) || (inFamily == bestInFamily && d < bestD)) {
-            bestD = d;
-            best = g.id;
-            bestInFamily = inFamily;
-        }
+        const bool outside = family.empty() || gemmKernelFamily(g.architecture) != family;
+        const std::tuple<bool, double, std::string> rank{outside, perSmRateDistance(target, g), g.id};
+        if (std::get<2>(best).empty() || rank < best)
+            best = rank;
     }
-    return best;
+    return std::get<2>(best);
 }
 
 GemmTile TileDatabase::lookup(const std::string& referenceId, OpClass opClass, long long b, long long m, long long n,

@@ -139,25 +139,28 @@ double typicalLaunchFloor(const ClassSamples& s)
     return floors.empty() ? 0 : floors[floors.size() / 2];
 }
 
-// Each sample's floor in training. bmm kernels are fitted under their own host's floor: an unseen
-// GPU's bmm features are laid out by tiles borrowed from one measured GPU (tiling.h), and under a
-// shared floor the networks had learned that GPU's host overhead as low utilization of its tiles
-// (P100's host, 51 us against 31-40 us for the others, lent its slow tiny kernels to the
-// held-out A100 with P100's tiles). Leave-one-out bmm, validation rows, median -> own floors: A100 13.3 -> 14.0% with seed 1
-// but 13.2 -> 12.5% over seeds 1-3, V100 21.2 -> 16.3%, P100 7.9 -> 5.7%, T4 and P4 within 1.2
-// points; training rows A100 22.3 -> 19.4%. Other classes keep the median floor (layer norm, above).
-Eigen::VectorXd trainingFloors(const ClassSamples& s)
+// bmm kernels are fitted under their own host's floor: an unseen GPU's bmm features are laid out
+// by tiles borrowed from one measured GPU (tiling.h), and under a shared floor the networks had
+// learned that GPU's host overhead as low utilization of its tiles (P100's host, 51 us against
+// 31-40 us for the others, lent its slow tiny kernels to the held-out A100 with P100's tiles).
+// Leave-one-out bmm, validation rows, median -> own floors: A100 13.3 -> 14.0% with seed 1 but
+// 13.2 -> 12.5% over seeds 1-3, V100 21.2 -> 16.3%, P100 7.9 -> 5.7%, T4 and P4 within 1.2
+// points; training rows A100 22.3 -> 19.4%. linear got worse on validation rows (A100 9.0 ->
+// 9.7%) and layer norm much worse (above), so the other classes keep the median floor.
+bool fitsEachHostsFloor(OpClass c) { return c == OpClass::Bmm; }
+
+} // namespace
+
+Eigen::VectorXd trainingLaunchFloors(const ClassSamples& s)
 {
-    Eigen::VectorXd floors = Eigen::VectorXd::Constant(s.size(), typicalLaunchFloor(s));
-    if (s.opClass != OpClass::Bmm)
-        return floors;
+    if (!fitsEachHostsFloor(s.opClass))
+        return Eigen::VectorXd::Constant(s.size(), typicalLaunchFloor(s));
     const std::map<std::string, double> own = estimateLaunchFloors(s);
+    Eigen::VectorXd floors(s.size());
     for (Eigen::Index i = 0; i < s.size(); ++i)
         floors(i) = own.at(s.gpus[std::size_t(i)]);
     return floors;
 }
-
-} // namespace
 
 double estimateLaunchFloor(const ClassSamples& s)
 {
@@ -178,6 +181,8 @@ double forecastLoss(const Mlp& net, const Eigen::MatrixXd& x, const Eigen::Vecto
 {
     const auto& layers = net.layers();
     const Eigen::Index n = x.cols();
+    if (waves.size() != n || roofline.size() != n || measured.size() != n || floorSeconds.size() != n)
+        throw ForecastError("forecastLoss: features, waves, rooflines, measurements and floors differ in length");
     std::vector<Eigen::MatrixXd> zs, as{x};
     for (const auto& l : layers) {
         Eigen::MatrixXd z(l.weights.rows(), n);
@@ -235,11 +240,11 @@ TrainResult trainUtilizationModel(const ClassSamples& s, const TrainOptions& o, 
     norm.max = s.features.rowwise().maxCoeff();
     // The floor is the timing host's launch overhead more than the GPU's: P100's host is 1.7x
     // T4's on the same tiny kernels, while A100, T4 and P4 agree. The networks are fitted under
-    // the median host's floor (bmm: each host's own, trainingFloors); a forecast assumes the
+    // the median host's floor (bmm: each host's own, fitsEachHostsFloor); a forecast assumes the
     // fastest measured host's, as a GPU bought today sits in a current host (held-out A100:
     // softmax rows of up to 128 +20.5% -> -1.5%).
     const double forecastFloorSeconds = estimateLaunchFloor(s);
-    const Eigen::VectorXd sampleFloors = trainingFloors(s);
+    const Eigen::VectorXd sampleFloors = trainingLaunchFloors(s);
     const Eigen::MatrixXd x = normalizeFeatures(norm, s.features);
 
     std::mt19937_64 rng(o.seed);
@@ -309,7 +314,7 @@ TrainResult trainUtilizationModel(const ClassSamples& s, const TrainOptions& o, 
     prov["hidden_layers"] = o.hiddenLayers;
     prov["hidden_width"] = o.hiddenWidth;
     prov["floor_seconds"] = forecastFloorSeconds;
-    if (s.opClass == OpClass::Bmm)
+    if (fitsEachHostsFloor(s.opClass))
         prov["training_floors_seconds"] = estimateLaunchFloors(s); // per GPU
     else
         prov["training_floor_seconds"] = typicalLaunchFloor(s);

@@ -42,6 +42,12 @@ std::vector<SpecExtrapolation> specExtrapolation(const GpuSpec& gpu, const std::
 // spec out of the range moves the forecast continuously. Within the tolerance the networks keep
 // the GPU: leave-one-out, held-out T4 (FP32 per SM 1.13x the others') was forecast to 8% by its
 // own features and to 21% when it borrowed from V100 (the nearest, but not power-limited).
+// How unlike `measured` is from `gpu` in the rates the GEMM networks read: the squared log ratios
+// of FP32 (matrix) peak and of bandwidth, both per SM. Infinite when either lacks them. The
+// efficiency donor and the reference GPU for tiles (TileDatabase::referenceFor) are both the
+// measured GPU nearest by this distance.
+double perSmRateDistance(const GpuSpec& gpu, const ReferenceGpu& measured);
+
 struct GemmEfficiencyDonor {
     ReferenceGpu gpu;
     double weight = 0; // in (0, 1]

@@ -3,10 +3,11 @@
 //
 // GEMMs: cuBLAS picks a tile (and sometimes splits the reduction) by heuristics that differ per GPU.
 // We learn them from what the training GPUs really ran (kernel names + launch grids) and, for a GPU
-// nobody measured, borrow the choices of the newest measured GPU: cuBLAS ships kernels and
-// heuristics per architecture, and newer architectures inherit the latest families (an H100 or
-// an L4 runs FP32 GEMMs with Ampere's sgemm kernels), so generation predicts the tile far better
-// than spec-sheet similarity does (a T4 borrowing a P100's 32x128 tiles looks memory-bound).
+// nobody measured, borrow the choices of a measured GPU of its kernel family: cuBLAS ships FP32
+// GEMM kernels per SM generation and newer architectures inherit the latest family (an H100 or an
+// L4 runs Ampere's sgemm kernels), so the family predicts the tile far better than spec-sheet
+// similarity does (a T4 borrowing a P100's tiles looks memory-bound). Spec similarity only decides
+// among a family's GPUs, or when no GPU of the family was measured (see referenceFor).
 // Vector kernels: PyTorch's launch rules are the same on every GPU, so they are written out here.
 #include "gpuforecast/gpu_spec.h"
 #include "gpuforecast/kernel.h"

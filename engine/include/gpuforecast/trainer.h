@@ -52,6 +52,10 @@ double forecastLoss(const Mlp& net, const Eigen::MatrixXd& normalizedFeatures, c
                     const Eigen::VectorXd& rooflineSeconds, const Eigen::VectorXd& measuredSeconds,
                     const Eigen::VectorXd& floorSeconds, std::vector<DenseLayer>* grads);
 
+// Each sample's launch floor in training: its own GPU's for bmm, the median GPU's for the other
+// classes (why: trainer.cpp). Exposed for tests.
+Eigen::VectorXd trainingLaunchFloors(const ClassSamples& samples);
+
 // Each GPU's launch floor for the class: the 1st percentile of its measured times.
 std::map<std::string, double> estimateLaunchFloors(const ClassSamples& samples);
 
