@@ -95,12 +95,14 @@ double vectorTileElements(const Kernel& k)
 
 void TileDatabase::addGpu(const ReferenceGpu& gpu)
 {
-    for (auto& g : gpus_)
-        if (g.id == gpu.id) {
-            g = gpu;
+    for (std::size_t i = 0; i < gpus_.size(); ++i)
+        if (gpus_[i].id == gpu.id) {
+            gpus_[i] = gpu;
+            families_[i] = gemmKernelFamily(gpu.architecture);
             return;
         }
     gpus_.push_back(gpu);
+    families_.push_back(gemmKernelFamily(gpu.architecture));
 }
 
 void TileDatabase::add(const std::string& gpuId, OpClass opClass, long long b, long long m, long long n, long long k,
@@ -141,16 +143,22 @@ std::string TileDatabase::referenceFor(const GpuSpec& target) const
     // left out too (T4 27/28% against 41/33%). docs/accuracy.md has the whole comparison.
     const std::string family = gemmKernelFamily(target.architecture);
     // Ranked by (not in the family, distance in rates, id): unusable spec sheets last, ties stable.
-    std::tuple<bool, double, std::string> best{true, INFINITY, ""};
-    for (const auto& g : gpus_) {
+    const ReferenceGpu* best = nullptr;
+    bool bestOutside = true;
+    double bestD = INFINITY;
+    for (std::size_t i = 0; i < gpus_.size(); ++i) {
+        const ReferenceGpu& g = gpus_[i];
         if (g.id == target.id || !entries_.count({g.id, OpClass::Bmm}))
             continue;
-        const bool outside = family.empty() || gemmKernelFamily(g.architecture) != family;
-        const std::tuple<bool, double, std::string> rank{outside, perSmRateDistance(target, g), g.id};
-        if (std::get<2>(best).empty() || rank < best)
-            best = rank;
+        const bool outside = family.empty() || families_[i] != family;
+        const double d = perSmRateDistance(target, g);
+        if (!best || std::tie(outside, d, g.id) < std::tie(bestOutside, bestD, best->id)) {
+            best = &g;
+            bestOutside = outside;
+            bestD = d;
+        }
     }
-    return std::get<2>(best);
+    return best ? best->id : std::string();
 }
 
 GemmTile TileDatabase::lookup(const std::string& referenceId, OpClass opClass, long long b, long long m, long long n,

@@ -91,6 +91,7 @@ private:
         long long b, m, n, k;
     };
     std::vector<ReferenceGpu> gpus_;
+    std::vector<std::string> families_; // gemmKernelFamily of each of gpus_ (referenceFor runs per kernel)
     std::map<std::pair<std::string, OpClass>, std::vector<Entry>> entries_;
 
     // Lookups scan thousands of shapes; a model has a few dozen distinct GEMMs and the GUI asks for
