@@ -314,9 +314,16 @@ std::vector<double> Forecaster::utilizationCurve(const Kernel& kernel, const Gpu
     std::optional<GemmEfficiencyDonor> donor;
     const Eigen::MatrixXd logU = logUtilization(*learned, std::span<const Kernel>(&kernel, 1),
                                                 std::span<const KernelGeometry>(&own, 1), waves, gpu, std::nullopt, donor);
+    // Geometric mean (time is proportional to 1 / utilization), summed in member order: Eigen's
+    // vectorised mean rounds each column differently with its alignment, and wave counts that the
+    // law clamps to the same value must give the same utilization, not one a unit lower.
     std::vector<double> out(waves.size());
-    for (std::size_t j = 0; j < waves.size(); ++j) // geometric mean: time is proportional to 1 / utilization
-        out[j] = std::exp(logU.col(Eigen::Index(j)).mean());
+    for (std::size_t j = 0; j < waves.size(); ++j) {
+        double sum = 0;
+        for (Eigen::Index m = 0; m < logU.rows(); ++m)
+            sum += logU(m, Eigen::Index(j));
+        out[j] = std::exp(sum / double(logU.rows()));
+    }
     return out;
 }
 
