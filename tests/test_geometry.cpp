@@ -1,6 +1,7 @@
 // Tiles, waves and the roofline: exact arithmetic, checked against hand computation.
 #include "gpuforecast/error.h"
 #include "gpuforecast/extrapolation.h"
+#include "gpuforecast/features.h"
 #include "gpuforecast/forecaster.h"
 #include "gpuforecast/geometry.h"
 #include "gpuforecast/tiling.h"
@@ -95,14 +96,16 @@ private slots:
         QTest::addColumn<int>("rows");
         QTest::addColumn<int>("h");
         QTest::addColumn<double>("tiles");
+        QTest::addColumn<double>("rowsPerTile");
         // Values are PyTorch 2.1's launch grids as measured in the training data.
-        QTest::newRow("add 127x168 -> 42 blocks of 512") << "add" << 127 << 168 << 42.0;
-        QTest::newRow("gelu 223x114 -> 50 blocks") << "gelu" << 223 << 114 << 50.0;
-        QTest::newRow("ln one row per block") << "ln" << 60 << 272 << 60.0;
-        QTest::newRow("softmax warp, 4 rows/block") << "softmax" << 127 << 168 << 32.0;
-        QTest::newRow("softmax warp, 8 rows/block") << "softmax" << 223 << 114 << 28.0;
-        QTest::newRow("softmax tiny rows, 64 rows/block") << "softmax" << 77 << 3 << 2.0;
-        QTest::newRow("softmax long rows, 1 row/block") << "softmax" << 40 << 1421 << 40.0;
+        QTest::newRow("add 127x168 -> 42 blocks of 512") << "add" << 127 << 168 << 42.0 << 1.0;
+        QTest::newRow("gelu 223x114 -> 50 blocks") << "gelu" << 223 << 114 << 50.0 << 1.0;
+        QTest::newRow("ln one row per block") << "ln" << 60 << 272 << 60.0 << 1.0;
+        QTest::newRow("softmax warp, 4 rows/block") << "softmax" << 127 << 168 << 32.0 << 4.0;
+        QTest::newRow("softmax warp, 8 rows/block") << "softmax" << 223 << 114 << 28.0 << 8.0;
+        QTest::newRow("softmax tiny rows, 64 rows/block") << "softmax" << 77 << 3 << 2.0 << 64.0;
+        QTest::newRow("softmax fewer rows than a block") << "softmax" << 3 << 3 << 1.0 << 3.0;
+        QTest::newRow("softmax long rows, 1 row/block") << "softmax" << 40 << 1421 << 40.0 << 1.0;
     }
     void vectorTiles()
     {
@@ -110,7 +113,32 @@ private slots:
         QFETCH(int, rows);
         QFETCH(int, h);
         QFETCH(double, tiles);
-        QCOMPARE(vectorGeometry(Kernel::vector(op.toStdString(), rows, h), toyGpu()).numTiles, tiles);
+        QFETCH(double, rowsPerTile);
+        const KernelGeometry g = vectorGeometry(Kernel::vector(op.toStdString(), rows, h), toyGpu());
+        QCOMPARE(g.numTiles, tiles);
+        QCOMPARE(g.tileRows, rowsPerTile);
+    }
+
+    // A warp-softmax tile of 4 rows of 1024 moves the bytes of a one-row tile of 4096, but the two
+    // are different PyTorch kernels with different efficiencies: the features must tell them apart.
+    void softmaxFeaturesSeparateItsTwoKernels()
+    {
+        const GpuSpec gpu = toyGpu();
+        const KernelGeometry warp = vectorGeometry(Kernel::vector("softmax", 4096, 1024), gpu);
+        const KernelGeometry block = vectorGeometry(Kernel::vector("softmax", 1024, 4096), gpu);
+        QCOMPARE(warp.tileBytes, block.tileBytes);
+        QCOMPARE(warp.numTiles, block.numTiles);
+        const FeatureVector fw = kernelFeatures(OpClass::Softmax, warp, gpu);
+        const FeatureVector fb = kernelFeatures(OpClass::Softmax, block, gpu);
+        QCOMPARE(featureNames(OpClass::Softmax)[1], std::string_view("log_rows_per_tile"));
+        QCOMPARE(fw[1] - fb[1], std::log(4.0));
+        for (int i : {0, 2, 3})
+            QCOMPARE(fw[std::size_t(i)], fb[std::size_t(i)]);
+        // Element-wise and layer norm keep FLOPs per byte there: it tells add from gelu.
+        QCOMPARE(featureNames(OpClass::Elementwise)[1], std::string_view("log_flops_per_byte"));
+        const KernelGeometry add = vectorGeometry(Kernel::vector("add", 64, 512), gpu);
+        const KernelGeometry gelu = vectorGeometry(Kernel::vector("gelu", 64, 512), gpu);
+        QVERIFY(kernelFeatures(OpClass::Elementwise, add, gpu)[1] != kernelFeatures(OpClass::Elementwise, gelu, gpu)[1]);
     }
 
     void kernelNamesGiveTiles()

@@ -140,12 +140,25 @@ private slots:
         QVERIFY(load(tinyWeights("{}", "1", "1e300")).startsWith("w.json: ensemble[0][0].weights[0][0]: "));
     }
 
+    // Softmax weights from before rows per tile was an input would read it as FLOPs per byte.
+    void softmaxWeightsWithTheOldInputsAreRefused()
+    {
+        const std::string text = R"({"format":"gpuforecast-utilization-1","op_class":"softmax",
+            "features":["log_tile_bytes","log_flops_per_byte","log_kernel_bytes","log_waves"],
+            "feature_mean":[0,0,0,0],"feature_scale":[1,1,1,1],"feature_min":[-1,-1,-1,-1],
+            "feature_max":[1,1,1,1],"floor_seconds":0.00003,"ensemble":[[{"in":4,"out":2,
+            "activation":"identity","weights":[[0,0,0,0],[0,0,0,0]],"bias":[0,0]}]],"provenance":{}})";
+        const QString error =
+            errorOf([&] { UtilizationModel::fromJson(json_fields::parse(text, "softmax.json"), "softmax.json"); });
+        QVERIFY2(error.startsWith("softmax.json: features[1]: expected \"log_rows_per_tile\""), qPrintable(error));
+    }
+
     // A softmax file whose largest measured size is absurdly small loads (the bounds allow it), and
     // then every kernel lies beyond it: forecasts priced from that edge must stay finite.
     void absurdLargestMeasuredSizeStaysFinite()
     {
         const std::string text = R"({"format":"gpuforecast-utilization-1","op_class":"softmax",
-            "features":["log_tile_bytes","log_flops_per_byte","log_kernel_bytes","log_waves"],
+            "features":["log_tile_bytes","log_rows_per_tile","log_kernel_bytes","log_waves"],
             "feature_mean":[0,0,0,0],"feature_scale":[1,1,1,1],
             "feature_min":[-1,-1,-1000000,-1],"feature_max":[1,1,-1000000,1],"floor_seconds":0.00003,
             "ensemble":[[{"in":4,"out":2,"activation":"identity","weights":[[0,0,0,0],[0,0,0,0]],

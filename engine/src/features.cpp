@@ -12,14 +12,19 @@ bool isGemmClass(OpClass c) { return c == OpClass::Bmm || c == OpClass::Linear; 
 
 } // namespace
 
-const FeatureNames& featureNames(OpClass c) { return isGemmClass(c) ? kGemmFeatureNames : kVectorFeatureNames; }
+const FeatureNames& featureNames(OpClass c)
+{
+    if (isGemmClass(c))
+        return kGemmFeatureNames;
+    return c == OpClass::Softmax ? kSoftmaxFeatureNames : kVectorFeatureNames;
+}
 
 FeatureVector kernelFeatures(OpClass c, const KernelGeometry& g, const GpuSpec& gpu)
 {
     if (!isGemmClass(c))
         return {
             safeLog(g.tileBytes),
-            safeLog(g.tileFlops / std::max(g.tileBytes, 1e-30)),
+            c == OpClass::Softmax ? safeLog(g.tileRows) : safeLog(g.tileFlops / std::max(g.tileBytes, 1e-30)),
             safeLog(g.numTiles * g.tileBytes),
             safeLog(g.waves),
         };

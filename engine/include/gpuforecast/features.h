@@ -35,7 +35,20 @@ inline constexpr FeatureNames kVectorFeatureNames{
     "log_kernel_bytes",   // all tiles
     "log_waves",
 };
-inline constexpr int kKernelBytesFeature = 2, kWavesFeature = 3; // indices into kVectorFeatureNames
+// Softmax runs as one of two PyTorch kernels: rows up to 1024 floats as softmax_warp_forward, a warp
+// per row and several rows per block; longer rows as cunn_SoftMaxForward, one row per block. Their
+// efficiencies differ, and with rows per tile missing the network mixed them: a warp tile of 4 rows
+// of 1024 has the bytes of a one-row tile of 4096, and weights trained without it forecast their
+// own warp-kernel training rows over 30 MB 13-29% slow on four of the five GPUs (docs/accuracy.md,
+// "Softmax's two kernels"). Softmax's FLOPs per byte are the same for every row, so that slot
+// carries rows per tile instead.
+inline constexpr FeatureNames kSoftmaxFeatureNames{
+    "log_tile_bytes",
+    "log_rows_per_tile", // 1 for cunn_SoftMaxForward; 4-64 for softmax_warp_forward
+    "log_kernel_bytes",
+    "log_waves",
+};
+inline constexpr int kKernelBytesFeature = 2, kWavesFeature = 3; // indices into both vector name sets
 
 const FeatureNames& featureNames(OpClass c);
 

@@ -11,6 +11,7 @@ namespace gpuforecast {
 struct KernelGeometry {
     GemmTile gemmTile;          // GEMMs only
     double tileElements = 0;    // vector kernels: elements per tile
+    double tileRows = 1;        // softmax and layer norm: whole rows per tile (softmax packs short rows)
     double numTiles = 0;
     double waves = 0;           // ceil(numTiles / smCount)
     double tileFlops = 0;       // arithmetic of one (padded) tile
