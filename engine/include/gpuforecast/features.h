@@ -30,7 +30,7 @@ inline constexpr FeatureNames kGemmFeatureNames{
 // these features 21%). The kernel's total bytes carries what per-SM features cannot: large
 // transfers keep DRAM streaming and amortise the launch, so efficiency keeps rising with size.
 inline constexpr FeatureNames kVectorFeatureNames{
-    "log_tile_bytes",     // DRAM bytes of one tile (a row for softmax and layer-norm)
+    "log_tile_bytes",     // DRAM bytes of one tile (a row for layer norm, 1-64 rows for softmax)
     "log_flops_per_byte", // which element-wise operator: add, gelu and tanh differ here
     "log_kernel_bytes",   // all tiles
     "log_waves",
