@@ -84,6 +84,23 @@ private slots:
         QVERIFY(spec.setData(spec.index(fieldRow("sm_count"), SpecTableModel::ValueColumn), "140", Qt::EditRole));
     }
 
+    // The Tile column says what one thread block works on: a GEMM tile, 512 elements of an
+    // element-wise kernel, or whole rows (softmax packs 4 rows of 1024 into a block).
+    void tileColumnShowsWhatOneBlockHolds()
+    {
+        ForecastSession session(nullptr, store());
+        OperatorTableModel ops(&session);
+        ops.setGpu("L4");
+        QHash<QString, QSet<QString>> tiles;
+        for (int row = 0; row < ops.rowCount(); ++row)
+            tiles[ops.index(row, OperatorTableModel::Class).data().toString()].insert(
+                ops.index(row, OperatorTableModel::Tile).data().toString());
+        QCOMPARE(tiles["softmax"], QSet<QString>{"4 x 1024"});     // gpt2_large at seq 1024
+        QCOMPARE(tiles["ln"], QSet<QString>{"1 x 1280"});          // hidden size 1280
+        QCOMPARE(tiles["elementwise"], QSet<QString>{"512"});
+        QVERIFY(tiles["linear"].contains("128x128"));
+    }
+
     void editingASpecCellChangesTheBreakdown()
     {
         ForecastSession session(nullptr, store());

@@ -87,7 +87,11 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
                 .arg(g.gemmTile.alongK)
                 .arg(g.gemmTile.alongM)
                 .arg(g.gemmTile.reductionSplit > 1 ? QString(" /%1").arg(g.gemmTile.reductionSplit) : QString());
-        return priced ? QString::number(g.tileElements) : QString();
+        if (!priced)
+            return QString();
+        if (k.opClass == OpClass::Softmax || k.opClass == OpClass::LayerNorm) // rows x row length
+            return QString("%1 x %2").arg(g.tileRows).arg(k.h);
+        return QString::number(g.tileElements);
     case Waves: return priced ? QString::number(g.waves) : QString();
     case Utilization: return priced ? QString("%1%").arg(100 * o.forecast.utilization, 0, 'f', 1) : QString();
     case Bound: return priced ? (g.memoryBound ? tr("memory") : tr("compute")) : tr("memory (copy)");
