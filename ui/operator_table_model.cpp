@@ -89,7 +89,7 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
                 .arg(g.gemmTile.reductionSplit > 1 ? QString(" /%1").arg(g.gemmTile.reductionSplit) : QString());
         if (!priced)
             return QString();
-        if (k.opClass == OpClass::Softmax || k.opClass == OpClass::LayerNorm) // rows x row length
+        if (k.isRowWise()) // rows x row length
             return QString("%1 x %2").arg(g.tileRows).arg(k.h);
         return QString::number(g.tileElements);
     case Waves: return priced ? QString::number(g.waves) : QString();

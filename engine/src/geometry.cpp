@@ -56,8 +56,7 @@ KernelGeometry vectorGeometry(const Kernel& k, const GpuSpec& gpu)
     const auto traits = traitsOf(k).value_or(VectorOpTraits{k.opClass, 1, 1});
     g.tileElements = std::min(vectorTileElements(k), k.elements());
     g.numTiles = std::ceil(k.elements() / g.tileElements);
-    const bool rowWise = k.opClass == OpClass::Softmax || k.opClass == OpClass::LayerNorm;
-    g.tileRows = rowWise && k.h > 0 ? std::max(1.0, std::floor(g.tileElements / double(k.h))) : 1.0;
+    g.tileRows = k.isRowWise() && k.h > 0 ? std::max(1.0, std::floor(g.tileElements / double(k.h))) : 1.0;
     g.tileFlops = g.tileElements * traits.flopsPerElement;
     g.tileBytes = g.tileElements * kFloatBytes * (traits.tensorInputs + 1);
     finishRoofline(g, gpu, false);

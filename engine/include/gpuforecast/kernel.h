@@ -53,6 +53,8 @@ struct Kernel {
     static Kernel fused(std::vector<std::string> memberOps, long long rows, long long h);
 
     bool isGemm() const { return opClass == OpClass::Bmm || opClass == OpClass::Linear; }
+    // Softmax and layer norm normalise each of the b rows of length h; a tile holds whole rows.
+    bool isRowWise() const { return opClass == OpClass::Softmax || opClass == OpClass::LayerNorm; }
     double elements() const { return double(b) * double(h); }
     double flops() const;    // useful arithmetic of the whole kernel
     double bytes() const;    // compulsory DRAM traffic of the whole kernel (FP32)
