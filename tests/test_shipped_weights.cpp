@@ -5,6 +5,8 @@
 #include "gpuforecast/evaluation.h"
 #include "gpuforecast/file_io.h"
 #include "gpuforecast/forecaster.h"
+#include "gpuforecast/model_config.h"
+#include "gpuforecast/model_forecast.h"
 
 #include <QtTest>
 
@@ -136,6 +138,44 @@ private slots:
         for (const auto& g : catalog)
             found += int(expected.count(g.id));
         QCOMPARE(found, int(expected.size()));
+    }
+
+    // A GPU that borrows efficiency runs its own tiles in its own waves; the networks see them on an
+    // SM like the donor's. Read on the donor's SM count instead, the features described other tiles
+    // and waves than those priced: H100's linear layer at m = 2048 (one wave of 128x128 tiles on 132
+    // SMs) took the utilization of six waves of split tiles (0.27) and came out 2.4x slower than at
+    // m = 2304, and BERT-large at batch 4 twice as slow as at batch 3.
+    void borrowedEfficiencyKeepsTheKernelsOwnTilesAndWaves()
+    {
+        const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
+        const auto catalog = loadGpuDirectory(kRes + "/gpus");
+        const ModelConfig bert = loadModelConfig(kRes + "/models/bert_large.json");
+        for (const char* id : {"H100-SXM5-80GB", "H100-PCIE-80GB", "MI210", "A100-PCIE-80GB"}) {
+            GpuSpec gpu;
+            for (const auto& g : catalog)
+                if (g.id == id)
+                    gpu = g;
+            QCOMPARE(gpu.id, std::string(id));
+            double previous = 0;
+            for (long long m = 256; m <= 8192; m += 256) {
+                const KernelForecast k = f.predict(Kernel::gemm("linear", 1, m, 1024, 1024), gpu);
+                QVERIFY2(!k.efficiencyFrom.empty(), id);
+                QVERIFY2(k.seconds >= previous, qPrintable(QString("%1: linear m = %2 forecast faster than m = %3")
+                                                               .arg(id)
+                                                               .arg(m)
+                                                               .arg(m - 256)));
+                previous = k.seconds;
+            }
+            previous = 0;
+            for (long long batch = 1; batch <= 8; ++batch) {
+                const double s = forecastModel(f, bert, GraphOptions{batch, 512, false, false}, gpu).totalSeconds();
+                QVERIFY2(s > previous, qPrintable(QString("%1: BERT-large batch %2 faster than batch %3")
+                                                      .arg(id)
+                                                      .arg(batch)
+                                                      .arg(batch - 1)));
+                previous = s;
+            }
+        }
     }
 
     // A GPU that borrows a measured GPU's efficiency runs each GEMM at that GPU's time scaled by

@@ -132,8 +132,7 @@ std::optional<GemmEfficiencyDonor> Forecaster::gemmEfficiencyDonor(const GpuSpec
 
 Eigen::MatrixXd Forecaster::logUtilization(const UtilizationModel& model, std::span<const Kernel> kernels,
                                            std::span<const KernelGeometry> own, std::span<const double> waves,
-                                           const GpuSpec& gpu, std::optional<GemmTile> pinnedTile,
-                                           std::optional<GemmEfficiencyDonor>& donor,
+                                           const GpuSpec& gpu, std::optional<GemmEfficiencyDonor>& donor,
                                            std::vector<double>* overheadScale) const
 {
     const Eigen::Index n = Eigen::Index(waves.size());
@@ -164,8 +163,16 @@ Eigen::MatrixXd Forecaster::logUtilization(const UtilizationModel& model, std::s
     const GpuSpec seen = asSeenByNetworks(gpu, donor->gpu);
     std::vector<KernelGeometry> geometries;
     geometries.reserve(kernels.size());
-    for (const Kernel& k : kernels)
-        geometries.push_back(geometry(k, seen, pinnedTile));
+    for (std::size_t j = 0; j < kernels.size(); ++j) {
+        // An SM like the donor's, running the target's own tiles in the target's own waves. With the
+        // donor's SM count instead, the features described other tiles and waves than the roofline
+        // and the wave law price (H100 linear, m = 2048: one wave of 128x128 tiles priced at the
+        // utilization of five-way split tiles in six waves, 0.27), and a larger GEMM could be
+        // forecast faster than a smaller one.
+        KernelGeometry g = geometry(kernels[j], seen, own[j].gemmTile);
+        g.waves = own[j].waves;
+        geometries.push_back(g);
+    }
     const Eigen::MatrixXd donorLogU = logU(featureMatrix(c, geometries, seen), waves);
     const double w = donor->weight;
     if (overheadScale) {
@@ -234,7 +241,7 @@ std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels,
         std::optional<GemmEfficiencyDonor> donor;
         std::vector<double> overheadScale;
         const Eigen::MatrixXd logU =
-            logUtilization(model, classKernels, geometries, waves, gpu, pinnedTile, donor, &overheadScale);
+            logUtilization(model, classKernels, geometries, waves, gpu, donor, &overheadScale);
         Eigen::MatrixXd logSeconds(logU.rows(), logU.cols());
         for (Eigen::Index m = 0; m < logU.rows(); ++m)
             for (Eigen::Index j = 0; j < logU.cols(); ++j) {
@@ -313,7 +320,7 @@ std::vector<double> Forecaster::utilizationCurve(const Kernel& kernel, const Gpu
     const KernelGeometry own = geometry(kernel, gpu);
     std::optional<GemmEfficiencyDonor> donor;
     const Eigen::MatrixXd logU = logUtilization(*learned, std::span<const Kernel>(&kernel, 1),
-                                                std::span<const KernelGeometry>(&own, 1), waves, gpu, std::nullopt, donor);
+                                                std::span<const KernelGeometry>(&own, 1), waves, gpu, donor);
     // Geometric mean (time is proportional to 1 / utilization), summed in member order: Eigen's
     // vectorised mean rounds each column differently with its alignment, and wave counts that the
     // law clamps to the same value must give the same utilization, not one a unit lower.

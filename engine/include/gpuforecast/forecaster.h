@@ -94,12 +94,12 @@ public:
 
 private:
     // log utilization (members x kernels) of one class's kernels at the given wave counts: the
-    // networks read `gpu`'s own features, blended for GEMMs with those of the donor's sheet. With a
+    // networks read `gpu`'s own features, blended for GEMMs with those of the donor's sheet (the
+    // donor's per-SM rates, the kernel's own tiles and waves, as in `own`). With a
     // donor, `overheadScale` (when given) receives each kernel's KernelForecast::overheadScale.
     Eigen::MatrixXd logUtilization(const UtilizationModel& model, std::span<const Kernel> kernels,
                                    std::span<const KernelGeometry> own, std::span<const double> waves,
-                                   const GpuSpec& gpu, std::optional<GemmTile> pinnedTile,
-                                   std::optional<GemmEfficiencyDonor>& donor,
+                                   const GpuSpec& gpu, std::optional<GemmEfficiencyDonor>& donor,
                                    std::vector<double>* overheadScale = nullptr) const;
 
     ModelSet models_;
