@@ -135,6 +135,14 @@ private slots:
         QTest::newRow("unknown option") << QStringList{"gpus", "--colour"} << "unknown argument '--colour'";
         QTest::newRow("bad csv") << QStringList{"kernels", "--in", kData + "/bad_kernels.csv"} << "bad_kernels.csv: line 3 k";
         QTest::newRow("unknown gpu") << QStringList{"kernels", "--in", kData + "/unknown_gpu.csv"} << "unknown GPU 'H900'";
+        // A mistyped weights folder used to forecast on the roofline alone, exit 0.
+        QTest::newRow("no weights folder") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "T4", "--seq", "128",
+                                                          "--weights", "/nonexistent-weights"}
+                                           << "/nonexistent-weights: weights: no such folder";
+        QTest::newRow("weights folder without weights")
+            << QStringList{"evaluate", "--in", kData + "/small_kernels.csv", "--weights", kData} << "no weight files here";
+        QTest::newRow("no runs folder") << QStringList{"evaluate-models", "--in", "/nonexistent-runs"}
+                                        << "/nonexistent-runs: --in: no such folder";
     }
     void badInputExitsTwoWithOneLine()
     {

@@ -2,6 +2,7 @@
 #include "commands.h"
 
 #include "gpuforecast/catalog.h"
+#include "gpuforecast/error.h"
 #include "gpuforecast/evaluation.h"
 #include "gpuforecast/forecaster.h"
 #include "gpuforecast/kernel_table.h"
@@ -32,7 +33,11 @@ int runEvaluate(const std::vector<std::string>& args)
                 filtered.measurements.push_back(table.measurements[i]);
             }
         table = std::move(filtered);
+        if (table.rows.empty()) // an empty table would read as a perfect score
+            throwInputError(table.source, "--gpu", "no measured rows for GPU '" + *only + "'");
     }
+    if (table.rows.empty())
+        throwInputError(table.source, "", "no measured rows to evaluate");
     const auto cells = errorTable(forecastTable(table, forecaster, catalog));
 
     std::set<std::string> gpus, groups;

@@ -27,14 +27,16 @@ int runEvaluateModels(const std::vector<std::string>& args)
     const auto catalog = loadGpuDirectory((dataDir / "gpus").string());
     const Forecaster forecaster =
         Forecaster::loadFromDirectory(a.value("--weights").value_or((dataDir / "weights").string()));
+    std::error_code ec;
+    if (!fs::is_directory(in, ec))
+        throwInputError(in.string(), "--in", "no such folder");
     std::vector<fs::path> runs;
-    for (const auto& gpuDir : fs::directory_iterator(in))
-        if (gpuDir.is_directory())
-            for (const auto& f : fs::directory_iterator(gpuDir.path()))
+    for (const auto& gpuDir : fs::directory_iterator(in, ec))
+        if (gpuDir.is_directory(ec))
+            for (const auto& f : fs::directory_iterator(gpuDir.path(), ec))
                 if (f.path().extension() == ".json")
                     runs.push_back(f.path());
     std::sort(runs.begin(), runs.end());
-    std::printf("%-16s %-34s %10s %10s %8s\n", "gpu", "run", "measured", "forecast", "error");
     std::map<std::string, std::pair<double, int>> perGpu;
     double sum = 0, worst = 0;
     int n = 0;
@@ -59,6 +61,8 @@ int runEvaluateModels(const std::vector<std::string>& args)
             pred = forecastParallel(forecaster, config, options, layout, gpu).totalSeconds() * 1e3;
         }
         const double err = 100 * (pred - measured) / measured;
+        if (n == 0)
+            std::printf("%-16s %-34s %10s %10s %8s\n", "gpu", "run", "measured", "forecast", "error");
         std::printf("%-16s %-34s %10.2f %10.2f %+7.1f%%\n", gpuId.c_str(), path.stem().string().c_str(), measured, pred,
                     err);
         sum += std::abs(err);
@@ -67,6 +71,10 @@ int runEvaluateModels(const std::vector<std::string>& args)
         perGpu[gpuId].first += std::abs(err);
         perGpu[gpuId].second += 1;
     }
+    if (n == 0) // an empty report would read as a perfect score
+        throwInputError(in.string(), "--in",
+                        a.value("--gpu") ? "no measured runs for GPU '" + *a.value("--gpu") + "' (<gpu>/<run>.json)"
+                                         : std::string("no measured runs (<gpu>/<run>.json)"));
     for (const auto& [gpu, acc] : perGpu)
         std::printf("mean absolute error %-16s %6.2f%% over %d runs\n", gpu.c_str(), acc.first / acc.second, acc.second);
     if (n > 0)

@@ -108,19 +108,29 @@ Forecaster::Forecaster(ModelSet models, std::shared_ptr<const TileDatabase> tile
 Forecaster Forecaster::loadFromDirectory(const std::string& weightsDir)
 {
     namespace fs = std::filesystem;
+    // A mistyped --weights must not quietly fall back to the roofline: the numbers would look like
+    // forecasts. A folder with some classes only (train on a subset) is fine; one with none is not.
+    std::error_code ec;
+    if (!fs::is_directory(weightsDir, ec))
+        throwInputError(weightsDir, "weights", "no such folder");
+    const fs::path tilePath = fs::path(weightsDir) / "gemm_tiles.csv.gz";
+    bool any = fs::exists(tilePath, ec);
     ModelSet models;
     for (std::size_t i = 0; i < kLearnedClasses.size(); ++i) {
         const fs::path p = fs::path(weightsDir) / (std::string(opClassName(kLearnedClasses[i])) + ".json");
-        if (!fs::exists(p))
+        if (!fs::exists(p, ec))
             continue;
+        any = true;
         auto m = std::make_shared<UtilizationModel>(UtilizationModel::load(p.string()));
         if (m->opClass() != kLearnedClasses[i])
             throwInputError(p.string(), "op_class", "expected \"" + std::string(opClassName(kLearnedClasses[i])) + "\"");
         models[i] = std::move(m);
     }
+    if (!any)
+        throwInputError(weightsDir, "weights",
+                        "no weight files here (bmm.json ... softmax.json, gemm_tiles.csv.gz; `train --out` writes them)");
     auto tiles = std::make_shared<TileDatabase>();
-    const fs::path tilePath = fs::path(weightsDir) / "gemm_tiles.csv.gz";
-    if (fs::exists(tilePath))
+    if (fs::exists(tilePath, ec))
         *tiles = TileDatabase::load(tilePath.string());
     return Forecaster(std::move(models), std::move(tiles));
 }
