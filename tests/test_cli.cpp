@@ -157,6 +157,15 @@ private slots:
         QVERIFY(!QFile::exists(out)); // no partial output on failure
     }
 
+    void unwritableOutputSaysWhy()
+    {
+        QTemporaryDir dir; // --out names a folder: the rename fails, and the message must say why
+        const Run r = cli({"kernels", "--in", kData + "/small_kernels.csv", "--out", dir.path()});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("cannot replace the file") && !r.err.contains("Success"), qPrintable(r.err));
+        QVERIFY(QFileInfo(dir.path()).isDir());
+    }
+
     void predictJsonFollowsTheContract()
     {
         const Run r = cli({"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--batch", "4", "--seq", "1024",

@@ -97,8 +97,9 @@ void writeFileAtomically(const std::string& path, const std::string& content)
     std::error_code ec;
     fs::rename(tmp, target, ec);
     if (ec) {
+        const std::string why = ec.message(); // before remove() overwrites ec ("Success")
         fs::remove(tmp, ec);
-        throwInputError(path, "", "cannot replace the file (" + ec.message() + ")");
+        throwInputError(path, "", "cannot replace the file (" + why + ")");
     }
 }
 
