@@ -19,6 +19,15 @@ private slots:
         QCOMPARE(csv::joinRow(rows[0]), std::string("a,\"b,c\",\"d \"\"e\"\"\""));
     }
 
+    void byteOrderMarkIsNotPartOfTheHeader()
+    {
+        // Spreadsheets save "CSV UTF-8" with a BOM; the first column must still be found.
+        const auto t = parseKernelTable("\xEF\xBB\xBFop,gpu,b,m,n,k,h\nsoftmax,T4,8,,,,64\n", "t.csv",
+                                        TableContent::InputsOnly);
+        QCOMPARE(t.header.front(), std::string("op"));
+        QCOMPARE(t.rows.size(), std::size_t(1));
+    }
+
     void inputsOnlyIgnoresMeasurements()
     {
         const auto t = parseKernelTable("op,gpu,b,m,n,k,h,latency_ms\nbmm,T4,2,3,4,5,,0.1\nsoftmax,T4,8,,,,64,\n", "t.csv",
