@@ -46,14 +46,20 @@ const SpecField* findField(const std::string& key)
     return nullptr;
 }
 
+std::string expectedRange(const SpecField& f)
+{
+    std::ostringstream os;
+    os << "expected a number in [" << f.lo << ", " << f.hi << "]" << (*f.unit ? " " : "") << f.unit;
+    return os.str();
+}
+
 void checkRange(const SpecField& f, double v, const std::string& source)
 {
     std::ostringstream os;
     if (!std::isfinite(v))
         os << "expected a finite number, got " << v;
     else if (v < f.lo || v > f.hi)
-        os << "expected a number in [" << f.lo << ", " << f.hi << "]" << (*f.unit ? " " : "") << f.unit
-           << ", got " << v;
+        os << expectedRange(f) << ", got " << v;
     else if (f.integral && std::floor(v) != v)
         os << "expected a whole number, got " << v;
     else
@@ -92,6 +98,8 @@ GpuSpec gpuSpecFromJson(const json& j, const std::string& source)
         const Context c = nested ? ctx.child("interconnect") : ctx;
         const std::string leaf = nested ? key.substr(13) : key;
         std::optional<double> v;
+        if (obj && obj->contains(leaf) && !(*obj)[leaf].is_null() && !(*obj)[leaf].is_number())
+            throwInputError(source, key, expectedRange(f) + ", got " + (*obj)[leaf].type_name()); // "3350"
         if (obj)
             v = optionalNumber(*obj, c, leaf, -1e300, 1e300);
         if (!v) {
