@@ -229,9 +229,9 @@ int runPredict(const std::vector<std::string>& args)
         addNotes(j, notes);
         std::cout << j.dump(2) << "\n";
     } else {
-        std::printf("%s on %lld x %s (dp %lld, tp %lld, pp %lld, %lld micro-batches), global batch %lld x seq %lld, %s\n",
+        std::printf("%s on %lld x %s (dp %lld, tp %lld, pp %lld, %lld micro-batch%s), global batch %lld x seq %lld, %s\n",
                     config.id.c_str(), layout.gpus(), gpu.id.c_str(), layout.dp, layout.tp, layout.pp,
-                    layout.microbatches, options.batch, options.seq, options.training ? "training step" : "inference");
+                    layout.microbatches, layout.microbatches == 1 ? "" : "es", options.batch, options.seq, options.training ? "training step" : "inference");
         std::printf("  end to end %10.3f ms   (compute %.3f, bubble %.3f, communication %.3f: tp %.3f, pp %.3f, dp %.3f)\n",
                     p.totalSeconds() * 1e3, p.computeSeconds * 1e3, p.bubbleSeconds * 1e3, p.commSeconds() * 1e3,
                     p.tensorCommSeconds * 1e3, p.pipelineCommSeconds * 1e3, p.dataCommSeconds * 1e3);
