@@ -68,6 +68,7 @@ GpuSpec ForecastSession::effectiveGpu(const QString& gpuId) const
     const WhatIf w = whatIf_.value(gpuId);
     if (w.isIdentity())
         return g;
+    g.efficiencyBasis = std::make_shared<const GpuSpec>(g); // same chip, other resources: keep its efficiency
     const double sms = std::max(1.0, std::round(g.smCount * w.sms));
     const double peakScale = w.fp32 * sms / g.smCount; // more SMs of the same kind add peak too
     g.fp32Gflops *= peakScale;

@@ -70,17 +70,24 @@ void WhatIfPanel::showCoverage()
         coverage_->setToolTip({});
         return;
     }
+    // A what-if variant is forecast with its sheet's learned efficiency (GpuSpec::efficiencyBasis),
+    // so the sheet's coverage is what counts.
     const GpuSpec gpu = session_->effectiveGpu(gpuId_);
+    const GpuSpec& sheet = gpu.efficiencyBasis ? *gpu.efficiencyBasis : gpu;
     const auto& measured = session_->forecaster().tiles().gpus();
     QStringList beyond;
-    for (const auto& e : specExtrapolation(gpu, measured))
+    for (const auto& e : specExtrapolation(sheet, measured))
         beyond << QString::fromStdString(e.text);
-    if (const auto donor = session_->forecaster().gemmEfficiencyDonor(gpu))
-        coverage_->setText(tr("Beyond the measured GPUs: %1.").arg(QString::fromStdString(describeDonor(*donor))));
+    QString text;
+    if (const auto donor = session_->forecaster().gemmEfficiencyDonor(sheet))
+        text = tr("Beyond the measured GPUs: %1.").arg(QString::fromStdString(describeDonor(*donor)));
     else if (!beyond.isEmpty())
-        coverage_->setText(tr("Near the edge of the measured GPUs: the networks extrapolate a little."));
+        text = tr("Near the edge of the measured GPUs: the networks extrapolate a little.");
     else
-        coverage_->setText(tr("Within the range of the measured GPUs."));
+        text = tr("Within the range of the measured GPUs.");
+    if (gpu.efficiencyBasis)
+        text += tr(" The what-if keeps this learned efficiency and changes the roofline, tiles and waves.");
+    coverage_->setText(text);
     coverage_->setToolTip(beyond.join('\n'));
 }
 

@@ -167,32 +167,52 @@ Eigen::MatrixXd Forecaster::logUtilization(const UtilizationModel& model, std::s
         extendFromLargestMeasured(model, own, fraction, out);
         return out;
     }
-    donor = gemmEfficiencyDonor(gpu);
-    if (!donor)
-        return logU(featureMatrix(c, own, gpu), waves);
-    const GpuSpec seen = asSeenByNetworks(gpu, donor->gpu);
-    std::vector<KernelGeometry> geometries;
-    geometries.reserve(kernels.size());
-    for (std::size_t j = 0; j < kernels.size(); ++j) {
-        // An SM like the donor's, running the target's own tiles in the target's own waves. With the
-        // donor's SM count instead, the features described other tiles and waves than the roofline
-        // and the wave law price (H100 linear, m = 2048: one wave of 128x128 tiles priced at the
-        // utilization of five-way split tiles in six waves, 0.27), and a larger GEMM could be
-        // forecast faster than a smaller one.
-        KernelGeometry g = geometry(kernels[j], seen, own[j].gemmTile);
-        g.waves = own[j].waves;
-        geometries.push_back(g);
+    // The kernels' own tiles and waves, on an SM described by `sheet`. With the donor's SM count
+    // instead, the features described other tiles and waves than the roofline and the wave law
+    // price (H100 linear, m = 2048: one wave of 128x128 tiles priced at the utilization of five-way
+    // split tiles in six waves, 0.27), and a larger GEMM could be forecast faster than a smaller one.
+    auto seenOn = [&](const GpuSpec& sheet) {
+        std::vector<KernelGeometry> geometries;
+        geometries.reserve(kernels.size());
+        for (std::size_t j = 0; j < kernels.size(); ++j) {
+            KernelGeometry g = geometry(kernels[j], sheet, own[j].gemmTile);
+            g.waves = own[j].waves;
+            geometries.push_back(g);
+        }
+        return geometries;
+    };
+    // A what-if variant is read as the sheet it came from (GpuSpec::efficiencyBasis).
+    const bool variant = gpu.efficiencyBasis != nullptr;
+    const GpuSpec& basis = variant ? *gpu.efficiencyBasis : gpu;
+    donor = gemmEfficiencyDonor(basis);
+    const double w = donor ? donor->weight : 0.0;
+    std::vector<KernelGeometry> basisGeometries;
+    Eigen::MatrixXd basisLogU;
+    if (w < 1) {
+        if (variant)
+            basisGeometries = seenOn(basis);
+        basisLogU = logU(featureMatrix(c, variant ? std::span<const KernelGeometry>(basisGeometries) : own, basis), waves);
     }
-    const Eigen::MatrixXd donorLogU = logU(featureMatrix(c, geometries, seen), waves);
-    const double w = donor->weight;
-    if (overheadScale) {
+    // The networks learned the launch overhead at the speed of the sheet they read.
+    auto speedRatio = [&](const std::vector<KernelGeometry>& seen, std::size_t j) {
+        return seen.empty() ? 1.0 : own[j].secondsAt(1.0) / seen[j].secondsAt(1.0);
+    };
+    if (overheadScale && (donor || variant)) {
         overheadScale->assign(kernels.size(), 1.0);
         for (std::size_t j = 0; j < kernels.size(); ++j)
-            (*overheadScale)[j] = (1 - w) + w * own[j].secondsAt(1.0) / geometries[j].secondsAt(1.0);
+            (*overheadScale)[j] = (1 - w) * speedRatio(basisGeometries, j);
     }
+    if (!donor)
+        return basisLogU;
+    const GpuSpec seen = asSeenByNetworks(basis, donor->gpu);
+    const std::vector<KernelGeometry> donorGeometries = seenOn(seen);
+    const Eigen::MatrixXd donorLogU = logU(featureMatrix(c, donorGeometries, seen), waves);
+    if (overheadScale)
+        for (std::size_t j = 0; j < kernels.size(); ++j)
+            (*overheadScale)[j] += w * speedRatio(donorGeometries, j);
     if (w >= 1) // far outside: the GPU's own features would not count at all
         return donorLogU;
-    return (1 - w) * logU(featureMatrix(c, own, gpu), waves) + w * donorLogU;
+    return (1 - w) * basisLogU + w * donorLogU;
 }
 
 bool Forecaster::isLearned(OpClass c) const { return model(c) != nullptr; }
@@ -269,10 +289,11 @@ std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels,
             if (donor) {
                 f.efficiencyFrom = donor->gpu.id;
                 f.efficiencyWeight = donor->weight;
-                f.overheadScale = overheadScale[j];
-            } else if (!kernels[idx[j]].isGemm() && measuredBandwidthGBps_ > 0 && gpu.memoryBandwidthGBps > 0) {
-                f.overheadScale = std::min(1.0, measuredBandwidthGBps_ / gpu.memoryBandwidthGBps);
             }
+            if (!overheadScale.empty()) // GEMMs read on another sheet
+                f.overheadScale = overheadScale[j];
+            else if (!kernels[idx[j]].isGemm() && measuredBandwidthGBps_ > 0 && gpu.memoryBandwidthGBps > 0)
+                f.overheadScale = std::min(1.0, measuredBandwidthGBps_ / gpu.memoryBandwidthGBps);
         }
     }
     // A transposed operand wastes most of every sector it reads: layout, not the learned efficiency.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <memory>
 
 namespace gpuforecast {
 
@@ -42,11 +43,15 @@ std::vector<SpecSensitivity> specSensitivity(const Forecaster& forecaster, const
         knobs.push_back({"interconnect.bandwidth_gbps", "Interconnect bandwidth",
                          [](GpuSpec& g, double f) { g.interconnectBandwidthGBps *= f; }});
     const double base = stepSeconds(gpu);
+    // Each variant keeps the GPU's learned efficiency (GpuSpec::efficiencyBasis): the question is
+    // what more of one resource buys this GPU, not which other GPU the changed sheet resembles.
+    const auto basis = gpu.efficiencyBasis ? gpu.efficiencyBasis : std::make_shared<const GpuSpec>(gpu);
     std::vector<SpecSensitivity> out;
     for (const auto& k : knobs) {
         SpecSensitivity s{k.field, k.label, 0, 0};
         for (const bool higher : {false, true}) {
             GpuSpec g = gpu;
+            g.efficiencyBasis = basis;
             k.scale(g, higher ? 1 + fraction : 1 - fraction);
             const double t = stepSeconds(g);
             (higher ? s.higherChange : s.lowerChange) = t / base - 1;

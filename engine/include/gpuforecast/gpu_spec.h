@@ -3,6 +3,7 @@
 // spec file reads like the vendor's datasheet and nobody has to guess whether 1555 is GB/s or GiB/s.
 #include <nlohmann/json_fwd.hpp>
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -32,6 +33,13 @@ struct GpuSpec {
     std::optional<double> priceUsd;
     double interconnectBandwidthGBps = 0; // per GPU, per direction
     double interconnectLatencyUs = 0;
+
+    // What-if variants only, never read from or written to a file: the sheet the variant was derived
+    // from. The networks read that sheet's per-SM rates, so the variant keeps its GPU's learned
+    // efficiency and changes only its roofline, tiles and waves. Read as a new GPU instead, a V100
+    // with 20% more SMs came out 18% slower and one with 20% less memory 29% slower: with five
+    // training GPUs the per-SM ratios tell the networks which GPU they see (docs/method.md, 3).
+    std::shared_ptr<const GpuSpec> efficiencyBasis;
 
     double peakFlops(bool matrix) const { return (matrix ? fp32MatrixGflops : fp32Gflops) * 1e9; }
     double bandwidthBytesPerSecond() const { return memoryBandwidthGBps * 1e9; }
