@@ -23,6 +23,7 @@
 #include <QStandardPaths>
 #include <QTableView>
 #include <QUndoStack>
+#include <QLabel>
 #include <QtTest>
 
 using namespace gpuforecast;
@@ -99,6 +100,25 @@ private slots:
         QCOMPARE(tiles["ln"], QSet<QString>{"1 x 1280"});          // hidden size 1280
         QCOMPARE(tiles["elementwise"], QSet<QString>{"512"});
         QVERIFY(tiles["linear"].contains("128x128"));
+    }
+
+    // The operator table shows one compared GPU's kernels, not necessarily the open spec sheet's:
+    // it says whose.
+    void operatorTableSaysWhoseTimesItShows()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        const auto* label = window.findChild<QLabel*>("operatorTableGpu");
+        QVERIFY(label);
+        QCOMPARE(label->text(), QString("Operators on %1").arg(window.operatorModel()->gpuId()));
+        QCOMPARE(window.operatorModel()->gpuId(), session.selectedGpus().front());
+        const QStringList compared = session.selectedGpus();
+        session.setGpuSelected(compared.front(), false); // the shown GPU leaves: the next one's kernels
+        QCOMPARE(label->text(), QString("Operators on %1").arg(compared.at(1)));
+        for (const QString& id : session.selectedGpus())
+            session.setGpuSelected(id, false);
+        QCOMPARE(label->text(), QString("Operators (tick a GPU to compare)"));
+        QCOMPARE(window.operatorModel()->rowCount(), 0);
     }
 
     void editingASpecCellChangesTheBreakdown()
@@ -382,6 +402,17 @@ private slots:
         QCOMPARE(p.exitCode(), 0);
         const QImage image(out);
         QVERIFY(image.width() >= 1400 && image.height() >= 900);
+        // --chart brings another tab to the front (a different picture); an unknown one is refused.
+        const QString sensitivity = dir.filePath("sensitivity.png");
+        p.start(GPUFORECAST_GUI, {"--screenshot", sensitivity, "--chart", "Sensitivity"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(QImage(sensitivity).size() == image.size() && QImage(sensitivity) != image);
+        p.start(GPUFORECAST_GUI, {"--screenshot", dir.filePath("none.png"), "--chart", "histogram"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("no chart 'histogram'"));
+        QVERIFY(!QFile::exists(dir.filePath("none.png")));
     }
 
     void wavesChartShowsTheLearnedLawAndTheWaveBoundaries()

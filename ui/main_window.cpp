@@ -92,10 +92,22 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     opsFilter->setPlaceholderText(tr("Filter operators (name, class, phase, bound…)"));
     opsFilter->setClearButtonEnabled(true);
     connect(opsFilter, &QLineEdit::textChanged, sorted, &QSortFilterProxyModel::setFilterFixedString);
+    // Whose times these are: the table follows the GPU whose spec sheet is open, not all compared.
+    auto* opsLabel = new QLabel(this);
+    opsLabel->setObjectName("operatorTableGpu");
+    auto nameShownGpu = [this, opsLabel] {
+        const QString gpu = operatorModel_->shownGpu();
+        opsLabel->setText(gpu.isEmpty() ? tr("Operators (tick a GPU to compare)") : tr("Operators on %1").arg(gpu));
+    };
+    connect(operatorModel_, &QAbstractItemModel::modelReset, opsLabel, nameShownGpu);
+    nameShownGpu();
+    auto* opsHeader = new QHBoxLayout;
+    opsHeader->addWidget(opsLabel);
+    opsHeader->addWidget(opsFilter, 1);
     auto* opsBox = new QWidget(this);
     auto* opsLayout = new QVBoxLayout(opsBox);
     opsLayout->setContentsMargins(0, 0, 0, 0);
-    opsLayout->addWidget(opsFilter);
+    opsLayout->addLayout(opsHeader);
     opsLayout->addWidget(ops);
 
     auto* centre = new QSplitter(Qt::Vertical, this);
@@ -495,6 +507,24 @@ void MainWindow::dropEvent(QDropEvent* event)
             modelPanel_->openConfig(url.toLocalFile());
             break;
         }
+}
+
+bool MainWindow::showChart(const QString& title)
+{
+    for (int i = 0; i < charts_->count(); ++i)
+        if (charts_->tabText(i).compare(title, Qt::CaseInsensitive) == 0) {
+            charts_->setCurrentIndex(i);
+            return true;
+        }
+    return false;
+}
+
+QStringList MainWindow::chartTitles() const
+{
+    QStringList titles;
+    for (int i = 0; i < charts_->count(); ++i)
+        titles << charts_->tabText(i);
+    return titles;
 }
 
 } // namespace gpuforecast::ui

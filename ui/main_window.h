@@ -40,6 +40,9 @@ public:
     bool saveScenario(const QString& path);
     bool isModified() const { return modified_; }
     void restoreSettings(); // window layout, recent files, last scenario (not used for --screenshot)
+    // Brings the chart tab with this title (any case: "sensitivity") to the front; false if none.
+    bool showChart(const QString& title);
+    QStringList chartTitles() const;
     // Keeps unsaved work in a recovery file and, in restoreSettings(), offers back what a crash left.
     // Without one (tests, --screenshot) nothing is kept. The window does not take ownership.
     void setAutosave(Autosave* autosave);

@@ -17,6 +17,7 @@ public:
     explicit OperatorTableModel(ForecastSession* session, QObject* parent = nullptr);
     void setGpu(const QString& id); // which compared GPU's forecast to show
     QString gpuId() const { return gpuId_; }
+    QString shownGpu() const { return current() ? gpuId_ : QString(); } // empty: nothing on screen
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

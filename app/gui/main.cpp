@@ -1,5 +1,5 @@
-// gpuforecast: the desktop explorer. `--screenshot out.png` renders the default window and exits
-// (works headless with QT_QPA_PLATFORM=offscreen).
+// gpuforecast: the desktop explorer. `--screenshot out.png [--chart sensitivity]` renders the default
+// window (with that chart tab in front) and exits; it works headless.
 #include "autosave.h"
 #include "forecast_session.h"
 #include "main_window.h"
@@ -42,6 +42,9 @@ int main(int argc, char** argv)
     parser.addVersionOption();
     QCommandLineOption screenshot("screenshot", "Render the main window to <file> (PNG) and exit.", "file");
     parser.addOption(screenshot);
+    QCommandLineOption chart("chart", "With --screenshot: the chart tab in front (breakdown, compare, waves, ...).",
+                             "title");
+    parser.addOption(chart);
     parser.process(app);
 
     std::unique_ptr<gpuforecast::ui::ForecastSession> session;
@@ -58,6 +61,11 @@ int main(int argc, char** argv)
     gpuforecast::ui::MainWindow window(session.get());
     window.resize(1600, 1000);
     if (parser.isSet(screenshot)) {
+        if (parser.isSet(chart) && !window.showChart(parser.value(chart))) {
+            std::fprintf(stderr, "gpuforecast: --chart: no chart '%s' (one of: %s)\n", qPrintable(parser.value(chart)),
+                         qPrintable(window.chartTitles().join(", ").toLower()));
+            return 2;
+        }
         window.show();
         QApplication::processEvents();
         window.repaint();
