@@ -52,8 +52,7 @@ BreakdownChart::BreakdownChart(ForecastSession* session, QWidget* parent)
     : ChartWidget(session, parent), normalized_(new QCheckBox(tr("Normalised"), this))
 {
     layout()->insertWidget(0, normalized_);
-    plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    placeLegendBeside(); // inside the axes it covered the first bars at small window sizes
     connect(normalized_, &QCheckBox::toggled, this, [this] { rebuild(); });
     connect(plot_, &QCustomPlot::mouseMove, this, &BreakdownChart::showToolTip);
     followSession();
