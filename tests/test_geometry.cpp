@@ -335,7 +335,11 @@ private slots:
         QFETCH(int, alongK);
         QFETCH(int, alongM);
         QFETCH(int, split);
-        const auto t = heuristicGemmTile(Kernel::gemm("linear", 1, m, n, k), sms);
+        GpuSpec gpu; // bandwidth to spare: the memory roof never binds, so the cost is compute only
+        gpu.smCount = sms;
+        gpu.fp32Gflops = gpu.fp32MatrixGflops = 1000;
+        gpu.memoryBandwidthGBps = 1e7;
+        const auto t = heuristicGemmTile(Kernel::gemm("linear", 1, m, n, k), gpu);
         QCOMPARE(t, (GemmTile{alongK, alongM, split}));
     }
 

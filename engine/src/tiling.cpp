@@ -3,6 +3,7 @@
 #include "gpuforecast/error.h"
 #include "gpuforecast/extrapolation.h"
 #include "gpuforecast/file_io.h"
+#include "gpuforecast/geometry.h"
 
 #include <algorithm>
 #include <array>
@@ -237,7 +238,7 @@ GemmTile TileDatabase::lookupUncached(const std::string& referenceId, OpClass op
     return tile;
 }
 
-GemmTile heuristicGemmTile(const Kernel& k, double smCount)
+GemmTile heuristicGemmTile(const Kernel& k, const GpuSpec& gpu)
 {
     // A small cost model of the choice cuBLAS makes: for every tile shape and split-K factor, the
     // waves it needs times the work of one tile, where a larger tile does its work faster (more
@@ -247,12 +248,19 @@ GemmTile heuristicGemmTile(const Kernel& k, double smCount)
     // (e.g. m=188, n=28971, k=1533 on A100: 128x64 tiles, split 18), not as many 32x32 tiles.
     // Leave-one-GPU-out, against the previous fill-the-SMs rule: whole-model error on A100 9.3% ->
     // 8.1% (worst run 46% -> 17%), P4 158% -> 13%; see docs/accuracy.md.
+    // A tile is never cheaper than its own roofline's memory time (with the wave's panel reuse, as
+    // the forecast prices it): on a part with few bytes per FLOP (L4: 100 FLOP/B) the compute-only
+    // cost split layers into slices whose tiles the roofline calls memory-bound, and a layer of 2048
+    // rows was forecast 16% slower than one of 2304 that kept whole tiles.
     static const GemmTile kCandidates[] = {{128, 128, 1}, {128, 64, 1}, {64, 64, 1}, {128, 32, 1},
                                            {64, 32, 1},   {32, 32, 1}};
     constexpr int kMaxSplit = 32;
     constexpr double kMinSliceLength = 128;  // a split slice shorter than this is never worth it
     constexpr double kSplitSumCost = 32;     // per output element and slice, in MAC units
     constexpr double kReferenceReuse = 64;   // the panel-reuse ratio of a 128x128 tile
+    const double smCount = gpu.smCount;
+    // Roofline seconds -> MAC units of one SM, the unit of the compute cost below.
+    const double macsPerSecondPerSm = gpu.peakFlops(true) / 2 / smCount;
     GemmTile best{32, 32, 1};
     double bestCost = std::numeric_limits<double>::infinity();
     for (const auto& t : kCandidates) {
@@ -265,7 +273,10 @@ GemmTile heuristicGemmTile(const Kernel& k, double smCount)
             const double waves = std::ceil(outputTiles * split / smCount);
             const double tileWork = double(t.alongK) * t.alongM * std::ceil(double(k.n) / split);
             const double sumWork = split > 1 ? kSplitSumCost * split * double(k.b) * k.m * k.k / smCount : 0.0;
-            const double cost = waves * tileWork / speed + sumWork;
+            GemmTile candidate = t;
+            candidate.reductionSplit = split;
+            const double roofline = gemmGeometry(k, candidate, gpu).secondsAt(1.0) * macsPerSecondPerSm;
+            const double cost = std::max(waves * tileWork / speed, roofline) + sumWork;
             if (cost < bestCost * (1 - 1e-3)) { // ties go to the larger tile, the smaller split
                 bestCost = cost;
                 best = t;
@@ -282,7 +293,7 @@ GemmTile TileDatabase::tileFor(const GpuSpec& target, const Kernel& k) const
     // all large) are rare, so a borrowed tile for them comes from a skinny neighbour and is wrong;
     // leave-one-GPU-out error on linear kernels fell from 82% to 27% (P4 aside) with the rule.
     if (k.opClass == OpClass::Linear)
-        return heuristicGemmTile(k, target.smCount);
+        return heuristicGemmTile(k, target);
     const std::string ref = referenceFor(target);
     if (ref.empty())
         return GemmTile{};

@@ -32,9 +32,10 @@ struct GemmTile {
 // Parses "ampere_sgemm_128x64_tn" -> {128, 64}. Returns nullopt for names without a tile.
 std::optional<GemmTile> parseGemmKernelName(const std::string& kernelName);
 
-// A GPU-independent rule: the tile (128x128 ... 32x32) and split-K factor a small cost model of
-// waves x per-tile work finds cheapest on `smCount` SMs. Used for linear layers (see tileFor).
-GemmTile heuristicGemmTile(const Kernel& k, double smCount);
+// A rule that reads no measurement: the tile (128x128 ... 32x32) and split-K factor a small cost model of
+// waves x per-tile work finds cheapest on the GPU's SMs, no tile cheaper than its own roofline.
+// Used for linear layers (see tileFor).
+GemmTile heuristicGemmTile(const Kernel& k, const GpuSpec& gpu);
 
 // Elements per tile of a vector kernel, following PyTorch 2.1's launch configuration.
 double vectorTileElements(const Kernel& k);
