@@ -242,6 +242,9 @@ private slots:
                                                    << "tp 7 does not divide the 20 attention heads";
         QTest::newRow("data parallel inference") << base + QStringList{"--batch", "4", "--parallel", "dp4"}
                                                  << "data parallelism applies to training";
+        QTest::newRow("option twice") << base + QStringList{"--batch", "4", "--batch", "8"} << "--batch: given twice";
+        QTest::newRow("layout said twice") << base + QStringList{"--mode", "training", "--parallel", "tp4", "--tp", "2"}
+                                           << "--tp: already set by --parallel tp4";
         QTest::newRow("config file missing") << QStringList{"predict", "--model", "/nope/config.json", "--gpu", "T4", "--seq", "8"}
                                              << "/nope/config.json: no such file";
     }

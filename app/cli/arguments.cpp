@@ -13,6 +13,8 @@ Arguments::Arguments(const std::vector<std::string>& args, const std::set<std::s
         if (valued.count(a)) {
             if (i + 1 >= args.size())
                 throw UsageError(a + ": missing value");
+            if (values_.count(a)) // "--batch 4 ... --batch 8": which one was meant?
+                throw UsageError(a + ": given twice");
             values_[a] = args[++i];
         } else if (flags.count(a)) {
             flags_.insert(a);

@@ -181,8 +181,15 @@ int runPredict(const std::vector<std::string>& args)
     const Forecaster forecaster =
         Forecaster::loadFromDirectory(a.value("--weights").value_or((dataDir / "weights").string()));
     ParallelLayout layout;
-    if (auto p = a.value("--parallel"))
+    if (auto p = a.value("--parallel")) {
         layout = parseParallelLayout(*p, "--parallel");
+        // --parallel pp4_8 --dp 2 adds a dimension; --parallel tp4 --tp 2 contradicts itself.
+        const std::pair<const char*, long long> set[] = {
+            {"--dp", layout.dp}, {"--tp", layout.tp}, {"--pp", layout.pp}, {"--microbatches", layout.microbatches}};
+        for (const auto& [flag, degree] : set)
+            if (degree > 1 && a.value(flag))
+                throw UsageError(std::string(flag) + ": already set by --parallel " + *p);
+    }
     layout.dp = a.integer("--dp", layout.dp, 1, 4096);
     layout.tp = a.integer("--tp", layout.tp, 1, 4096);
     layout.pp = a.integer("--pp", layout.pp, 1, 4096);
