@@ -22,6 +22,7 @@
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QFont>
 #include <QUndoStack>
 #include <QLabel>
 #include <QtTest>
@@ -119,6 +120,35 @@ private slots:
             session.setGpuSelected(id, false);
         QCOMPARE(label->text(), QString("Operators (tick a GPU to compare)"));
         QCOMPARE(window.operatorModel()->rowCount(), 0);
+    }
+
+    // The clock and the tensor peaks are on the sheet for reference; the table says so, because
+    // editing them changes no forecast (the FP32 peak already counts cores and clock).
+    void referenceOnlyFieldsSayWhatTheyAreFor()
+    {
+        ForecastSession session(nullptr, store());
+        QUndoStack undo;
+        SpecTableModel spec(&session, &undo);
+        spec.setGpu("V100-PCIE-32GB");
+        const QModelIndex clock = spec.index(fieldRow("boost_clock_mhz"), SpecTableModel::ValueColumn);
+        const QModelIndex fp32 = spec.index(fieldRow("fp32_gflops"), SpecTableModel::ValueColumn);
+        QVERIFY(clock.data(Qt::ToolTipRole).toString().contains("forecasts use the FP32 peak"));
+        QVERIFY(clock.data(Qt::FontRole).value<QFont>().italic());
+        QVERIFY(!fp32.data(Qt::ToolTipRole).toString().contains("For reference"));
+        QVERIFY(fp32.data(Qt::ToolTipRole).toString().contains("matrix peak"));
+        QVERIFY(!fp32.data(Qt::FontRole).isValid());
+        const double before = session.forecasts()->front().totalSeconds();
+        QVERIFY(spec.setData(clock, "700", Qt::EditRole));
+        QCOMPARE(session.gpu("V100-PCIE-32GB")->boostClockMhz, 700.0);
+        QCOMPARE(session.forecasts()->front().totalSeconds(), before);
+        // The peak is what moves it: the matrix peak, equal on this sheet, follows, in one undo step.
+        QVERIFY(spec.setData(fp32, "7000", Qt::EditRole));
+        QCOMPARE(session.gpu("V100-PCIE-32GB")->fp32MatrixGflops, 7000.0);
+        QVERIFY(session.forecasts()->front().totalSeconds() > 1.5 * before);
+        undo.undo();
+        QCOMPARE(session.gpu("V100-PCIE-32GB")->fp32Gflops, 14029.0);
+        QCOMPARE(session.gpu("V100-PCIE-32GB")->fp32MatrixGflops, 14029.0);
+        QCOMPARE(session.forecasts()->front().totalSeconds(), before);
     }
 
     void editingASpecCellChangesTheBreakdown()

@@ -3,10 +3,27 @@
 #include "gpuforecast/error.h"
 
 #include <QBrush>
+#include <QFont>
 #include <QUndoCommand>
 #include <QUndoStack>
 
 namespace gpuforecast::ui {
+
+// Sheet fields that no latency forecast reads, and what they are for. FP32 forecasts price the FP32
+// peak (cores x clock is already in it) and use no tensor cores; power and price only divide the
+// Compare chart's throughput. An architect who edits the clock must not wait for a change.
+QString SpecTableModel::forecastUse(const std::string& key)
+{
+    if (key == "cores_per_sm" || key == "boost_clock_mhz")
+        return tr("For reference: forecasts use the FP32 peak, which already counts cores and clock.");
+    if (key == "fp16_tensor_gflops" || key == "bf16_tensor_gflops")
+        return tr("For reference: forecasts are of FP32 kernels, which use no tensor cores.");
+    if (key == "tdp_w" || key == "price_usd")
+        return tr("Used only for the Compare chart's throughput per watt and per dollar.");
+    if (key == "fp32_gflops")
+        return tr("Vector kernels' peak. GEMMs use the FP32 matrix peak, which follows this one while the two are equal.");
+    return {};
+}
 namespace {
 
 // Applies one field value to one GPU through the session; undo applies the old value.
@@ -86,7 +103,15 @@ QVariant SpecTableModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ToolTipRole && index.column() == ValueColumn) {
         if (rejected_.contains(index.row()))
             return rejected_.value(index.row());
-        return QString("%1 (%2), accepted range %3 to %4").arg(f.label, f.key).arg(f.lo).arg(f.hi);
+        QString tip = QString("%1 (%2), accepted range %3 to %4").arg(f.label, f.key).arg(f.lo).arg(f.hi);
+        if (const QString use = forecastUse(f.key); !use.isEmpty())
+            tip += "\n" + use;
+        return tip;
+    }
+    if (role == Qt::FontRole && index.column() == ValueColumn && forecastUse(f.key).startsWith(tr("For reference"))) {
+        QFont italic;
+        italic.setItalic(true); // for reference: say so before someone edits it and waits for a change
+        return italic;
     }
     if (role == Qt::ForegroundRole && index.column() == ValueColumn && rejected_.contains(index.row()))
         return QBrush(Qt::red);
@@ -138,6 +163,15 @@ bool SpecTableModel::setData(const QModelIndex& index, const QVariant& value, in
     const double before = specFieldValue(*g, f.key).value_or(0);
     if (before == v)
         return true;
+    // NVIDIA sheets give one FP32 peak for both; GEMMs read the matrix one. Left behind, an edited
+    // FP32 peak changed no forecast at all (vector kernels are memory-bound).
+    if (f.key == std::string("fp32_gflops") && g->fp32MatrixGflops == g->fp32Gflops) {
+        undo_->beginMacro(tr("Set FP32 peak"));
+        undo_->push(new SetSpecFieldCommand(session_, gpuId_, f.key, before, v));
+        undo_->push(new SetSpecFieldCommand(session_, gpuId_, "fp32_matrix_gflops", before, v));
+        undo_->endMacro();
+        return true;
+    }
     undo_->push(new SetSpecFieldCommand(session_, gpuId_, f.key, before, v));
     return true;
 }

@@ -26,6 +26,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
     bool setData(const QModelIndex& index, const QVariant& value, int role) override;
     Qt::ItemFlags flags(const QModelIndex& index) const override;
+    // What a field is for when no latency forecast reads it (shown in its tooltip); empty otherwise.
+    static QString forecastUse(const std::string& key);
 
 signals:
     void editRejected(const QString& message);
