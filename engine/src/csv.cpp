@@ -6,10 +6,6 @@ namespace gpuforecast::csv {
 
 std::vector<std::vector<std::string>> parse(std::string_view text, const std::string& source)
 {
-    // Spreadsheets save "CSV UTF-8" with a byte-order mark, which would otherwise become part of
-    // the first column's name.
-    if (text.substr(0, 3) == "\xEF\xBB\xBF")
-        text.remove_prefix(3);
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> row;
     std::string cell;

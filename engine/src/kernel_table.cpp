@@ -45,7 +45,12 @@ std::optional<std::size_t> KernelTable::column(const std::string& name) const
 
 KernelTable parseKernelTable(const std::string& text, const std::string& source, TableContent content)
 {
-    auto rows = csv::parse(text, source);
+    // Spreadsheets save "CSV UTF-8" with a byte-order mark, which would otherwise become part of
+    // the first column's name. (A file-level matter: csv::parse itself round-trips every cell.)
+    std::string_view body = text;
+    if (body.substr(0, 3) == "\xEF\xBB\xBF")
+        body.remove_prefix(3);
+    auto rows = csv::parse(body, source);
     if (rows.empty())
         throwInputError(source, "header", "empty file (expected a header op,gpu,b,m,n,k,h)");
     KernelTable t;
