@@ -134,6 +134,7 @@ private slots:
         const QModelIndex fp32 = spec.index(fieldRow("fp32_gflops"), SpecTableModel::ValueColumn);
         QVERIFY(clock.data(Qt::ToolTipRole).toString().contains("forecasts use the FP32 peak"));
         QVERIFY(clock.data(Qt::FontRole).value<QFont>().italic());
+        QVERIFY(spec.index(fieldRow("launch_year"), SpecTableModel::ValueColumn).data(Qt::FontRole).value<QFont>().italic());
         QVERIFY(!fp32.data(Qt::ToolTipRole).toString().contains("For reference"));
         QVERIFY(fp32.data(Qt::ToolTipRole).toString().contains("matrix peak"));
         QVERIFY(!fp32.data(Qt::FontRole).isValid());

@@ -14,6 +14,8 @@ namespace gpuforecast::ui {
 // Compare chart's throughput. An architect who edits the clock must not wait for a change.
 QString SpecTableModel::forecastUse(const std::string& key)
 {
+    if (key == "launch_year")
+        return tr("For reference: no forecast reads the date.");
     if (key == "cores_per_sm" || key == "boost_clock_mhz")
         return tr("For reference: forecasts use the FP32 peak, which already counts cores and clock.");
     if (key == "fp16_tensor_gflops" || key == "bf16_tensor_gflops")
