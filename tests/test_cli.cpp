@@ -166,6 +166,22 @@ private slots:
         QVERIFY(QFileInfo(dir.path()).isDir());
     }
 
+    // An edited copy of a sheet may keep the bundled id; the output says the sheet came from a file.
+    void specFileIsNamedInTheOutput()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("h100-edited.json");
+        QVERIFY(QFile::copy(QString(GPUFORECAST_RESOURCES) + "/gpus/H100-SXM5-80GB.json", path));
+        const QStringList args{"predict", "--model", "gpt2_large", "--gpu", path, "--seq", "512"};
+        const Run text = cli(args);
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains("note: spec sheet read from " + path), qPrintable(text.out));
+        const Run json = cli(args + QStringList{"--json"});
+        QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).object()["gpu_sheet"].toString(), path);
+        const Run bundled = cli({"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--seq", "512", "--json"});
+        QVERIFY(QJsonDocument::fromJson(bundled.out.toUtf8()).object()["gpu_sheet"].isNull());
+    }
+
     void predictJsonFollowsTheContract()
     {
         const Run r = cli({"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--batch", "4", "--seq", "1024",

@@ -114,6 +114,7 @@ nlohmann::json toJson(const ModelForecast& r)
 struct Notes {
     std::vector<SpecExtrapolation> extrapolation;
     std::optional<GemmEfficiencyDonor> donor;
+    std::string sheet; // --gpu was a spec file: its path (its id may also name a bundled GPU)
 };
 
 void addNotes(nlohmann::json& j, const Notes& notes)
@@ -123,6 +124,7 @@ void addNotes(nlohmann::json& j, const Notes& notes)
         a.push_back({{"quantity", e.quantity}, {"unit", e.unit}, {"value", e.value}, {"measured_min", e.measuredMin},
                      {"measured_max", e.measuredMax}, {"factor", e.factor}, {"text", e.text}});
     j["extrapolation"] = std::move(a);
+    j["gpu_sheet"] = notes.sheet.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.sheet);
     j["gemm_efficiency_from"] = nullptr;
     if (notes.donor)
         j["gemm_efficiency_from"] = {{"gpu", notes.donor->gpu.id}, {"weight", notes.donor->weight},
@@ -131,6 +133,8 @@ void addNotes(nlohmann::json& j, const Notes& notes)
 
 void printNotes(const Notes& notes)
 {
+    if (!notes.sheet.empty()) // an edited copy may keep a bundled GPU's id
+        std::printf("  note: spec sheet read from %s\n", notes.sheet.c_str());
     for (const auto& e : notes.extrapolation)
         std::printf("  note: beyond the measured GPUs, %s\n", e.text.c_str());
     if (notes.donor)
@@ -177,7 +181,10 @@ int runPredict(const std::vector<std::string>& args)
     options.training = mode == "training";
     options.fusion = a.has("--fusion");
     const ModelConfig config = resolveModel(dataDir, a.required("--model"));
-    const GpuSpec gpu = resolveGpu(loadGpuDirectory((dataDir / "gpus").string()), a.required("--gpu"));
+    const auto catalog = loadGpuDirectory((dataDir / "gpus").string());
+    const std::string gpuArg = a.required("--gpu");
+    const GpuSpec gpu = resolveGpu(catalog, gpuArg);
+    const bool fromFile = !findGpu(catalog, gpuArg);
     const Forecaster forecaster =
         Forecaster::loadFromDirectory(a.value("--weights").value_or((dataDir / "weights").string()));
     ParallelLayout layout;
@@ -202,7 +209,8 @@ int runPredict(const std::vector<std::string>& args)
     }
     // Said next to every forecast: how far this GPU's per-SM ratios are from any measured GPU's,
     // and whose GEMM efficiency it borrows because of that.
-    const Notes notes{specExtrapolation(gpu, forecaster.tiles().gpus()), forecaster.gemmEfficiencyDonor(gpu)};
+    const Notes notes{specExtrapolation(gpu, forecaster.tiles().gpus()), forecaster.gemmEfficiencyDonor(gpu),
+                      fromFile ? gpuArg : std::string()};
     if (layout.gpus() == 1) {
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);
         if (a.has("--json")) {
