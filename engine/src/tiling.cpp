@@ -273,6 +273,9 @@ GemmTile heuristicGemmTile(const Kernel& k, const GpuSpec& gpu)
             const double waves = std::ceil(outputTiles * split / smCount);
             const double tileWork = double(t.alongK) * t.alongM * std::ceil(double(k.n) / split);
             const double sumWork = split > 1 ? kSplitSumCost * split * double(k.b) * k.m * k.k / smCount : 0.0;
+            const double computeCost = waves * tileWork / speed + sumWork;
+            if (computeCost >= bestCost * (1 - 1e-3))
+                continue; // the roofline can only add to it: skip the geometry (every forecast runs this)
             GemmTile candidate = t;
             candidate.reductionSplit = split;
             const double roofline = gemmGeometry(k, candidate, gpu).secondsAt(1.0) * macsPerSecondPerSm;
