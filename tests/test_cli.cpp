@@ -54,6 +54,20 @@ private slots:
         }
     }
 
+    void kernelsReplacesTheForecastColumnsOfItsOwnOutput()
+    {
+        // Rerun on its own output (to try other weights, say), it must not add a second pred_ms.
+        QTemporaryDir dir;
+        const QString first = dir.filePath("first.csv"), second = dir.filePath("second.csv");
+        QCOMPARE(cli({"kernels", "--in", kData + "/small_kernels.csv", "--details", "--out", first}).code, 0);
+        QCOMPARE(cli({"kernels", "--in", first, "--details", "--out", second}).code, 0);
+        QFile a(first), b(second);
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        const QByteArray before = a.readAll(), after = b.readAll();
+        QCOMPARE(after, before);
+        QCOMPARE(before.left(before.indexOf('\n')).count("pred_ms"), 1);
+    }
+
     void kernelsNeverReadsMeasuredColumns()
     {
         // Changing the measured latency must not change any forecast.

@@ -58,6 +58,7 @@ private slots:
         QTest::newRow("huge dim") << h + "bmm,T4,1,5,99999999999999,1,\n" << "line 2: n";
         QTest::newRow("overflowing product") << h + "bmm,T4,2000000000,2000000000,2000000000,2,\n" << "too large";
         QTest::newRow("missing h") << h + "ln,T4,4,,,,\n" << "line 2 h: missing";
+        QTest::newRow("read column twice") << "op,gpu,b,m,n,k,h,m\nbmm,T4,1,5,1,1,,7\n" << "header: column 'm' appears more than once";
         QTest::newRow("short row") << h + "bmm,T4,1\n" << "line 2: expected 7 columns";
         QTest::newRow("missing gpu") << h + "bmm,,1,1,1,1,\n" << "line 2 gpu";
         QTest::newRow("truncated quote") << h + "bmm,\"T4,1,1,1,1,\n" << "unterminated quoted field";

@@ -8,6 +8,7 @@
 #include "gpuforecast/forecaster.h"
 #include "gpuforecast/kernel_table.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -46,17 +47,30 @@ int runKernels(const std::vector<std::string>& args)
             forecasts[idx[j]] = f[j];
     }
 
+    std::vector<std::string> added{"pred_ms"};
+    if (details) // why the forecast is what it is: the tile, the waves, the bound, the utilization
+        added.insert(added.end(), {"pred_low_ms", "pred_high_ms", "tile", "waves", "bound", "utilization"});
+    // Columns this command writes are not passed through: run on its own output (to try other
+    // weights, say) it replaces the old forecast instead of adding a second pred_ms beside it.
+    std::vector<std::size_t> kept;
+    for (std::size_t c = 0; c < table.header.size(); ++c)
+        if (std::find(added.begin(), added.end(), table.header[c]) == added.end())
+            kept.push_back(c);
+    auto keptCells = [&](const std::vector<std::string>& cells) {
+        std::vector<std::string> out;
+        out.reserve(kept.size());
+        for (std::size_t c : kept)
+            out.push_back(cells[c]);
+        return out;
+    };
     std::ostringstream out;
     out.precision(8);
-    auto header = table.header;
-    header.push_back("pred_ms");
-    if (details) // why the forecast is what it is: the tile, the waves, the bound, the utilization
-        for (const char* h : {"pred_low_ms", "pred_high_ms", "tile", "waves", "bound", "utilization"})
-            header.push_back(h);
+    auto header = keptCells(table.header);
+    header.insert(header.end(), added.begin(), added.end());
     out << csv::joinRow(header) << '\n';
     for (std::size_t i = 0; i < table.rows.size(); ++i) {
         const auto& f = forecasts[i];
-        out << csv::joinRow(table.rows[i].cells) << ',' << f.ms();
+        out << csv::joinRow(keptCells(table.rows[i].cells)) << ',' << f.ms();
         if (details) {
             const auto& g = f.geometry;
             const std::string tile = table.rows[i].kernel.isGemm()

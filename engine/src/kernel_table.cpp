@@ -4,6 +4,7 @@
 #include "gpuforecast/error.h"
 #include "gpuforecast/file_io.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -56,8 +57,16 @@ KernelTable parseKernelTable(const std::string& text, const std::string& source,
     KernelTable t;
     t.source = source;
     t.header = std::move(rows.front());
-    auto need = [&](const char* name) {
+    // A column that is read must be there once: with two 'm' columns either choice could be the
+    // wrong one, and a forecast of the other's shape would look just as plausible.
+    auto optional = [&](const char* name) {
         auto c = t.column(name);
+        if (c && std::count(t.header.begin(), t.header.end(), name) > 1)
+            throwInputError(source, std::string("header"), std::string("column '") + name + "' appears more than once");
+        return c;
+    };
+    auto need = [&](const char* name) {
+        auto c = optional(name);
         if (!c)
             throwInputError(source, std::string("header"), std::string("missing column '") + name + "'");
         return *c;
@@ -68,10 +77,10 @@ KernelTable parseKernelTable(const std::string& text, const std::string& source,
     std::optional<std::size_t> cGx, cGy, cGz;
     if (content == TableContent::WithMeasurements) {
         cLat = need("latency_ms");
-        cName = t.column("kernel").value_or(SIZE_MAX);
-        cGx = t.column("grid_x");
-        cGy = t.column("grid_y");
-        cGz = t.column("grid_z");
+        cName = optional("kernel").value_or(SIZE_MAX);
+        cGx = optional("grid_x");
+        cGy = optional("grid_y");
+        cGz = optional("grid_z");
     }
     t.rows.reserve(rows.size() - 1);
     for (std::size_t r = 1; r < rows.size(); ++r) {
