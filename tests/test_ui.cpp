@@ -12,6 +12,9 @@
 #include "what_if_panel.h"
 #include "roofline_chart.h"
 
+#include "gpuforecast/csv.h"
+#include "gpuforecast/file_io.h"
+
 #include <qcustomplot.h>
 
 #include <QAbstractItemModelTester>
@@ -25,6 +28,7 @@
 #include <QFont>
 #include <QUndoStack>
 #include <QLabel>
+#include <QLineEdit>
 #include <QtTest>
 
 using namespace gpuforecast;
@@ -366,6 +370,79 @@ private slots:
         QFile f(pdf);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.read(5) == "%PDF-");
+    }
+
+    void comparisonExportsAsCsvWithTheChartsNumbers()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("comparison.csv");
+        QVERIFY(window.exportComparisonCsv(path));
+        const auto rows = csv::parse(readFile(path.toStdString()), "comparison.csv");
+        const auto& f = *session.forecasts();
+        QCOMPARE(rows.size(), f.size() + 1);
+        const auto& h = rows.front();
+        auto col = [&](const char* name) { return std::size_t(std::find(h.begin(), h.end(), name) - h.begin()); };
+        for (const char* name : {"gpu", "step_ms", "speedup", "tokens_per_s", "fits", "gemm_efficiency_from"})
+            QVERIFY2(col(name) < h.size(), name);
+        bool someoneBorrows = false;
+        for (std::size_t g = 0; g < f.size(); ++g) {
+            const auto& r = rows[g + 1];
+            QCOMPARE(r[col("gpu")], f[g].gpu);
+            QVERIFY(std::abs(std::stod(r[col("step_ms")]) / (f[g].totalSeconds() * 1e3) - 1) < 1e-5);
+            QVERIFY(std::abs(std::stod(r[col("speedup")]) * f[g].totalSeconds() / f[0].totalSeconds() - 1) < 1e-3);
+            QCOMPARE(r[col("fits")], std::string(f[g].fits() ? "yes" : "no"));
+            const auto donor = session.forecaster().gemmEfficiencyDonor(*session.gpu(QString::fromStdString(f[g].gpu)));
+            QCOMPARE(r[col("gemm_efficiency_from")], donor ? donor->gpu.id : std::string());
+            someoneBorrows |= bool(donor);
+        }
+        QVERIFY(someoneBorrows); // the default comparison has a GPU beyond the measured ones
+        QVERIFY(!window.exportComparisonCsv(dir.filePath("no/such/folder/c.csv"))); // refused, not crashed
+    }
+
+    void operatorTableExportsAsShown()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        auto* filter = window.findChild<QLineEdit*>("operatorFilter");
+        QVERIFY(filter);
+        QTemporaryDir dir;
+        const QString all = dir.filePath("all.csv"), softmax = dir.filePath("softmax.csv");
+        QVERIFY(window.exportOperatorCsv(all));
+        filter->setText("softmax");
+        QVERIFY(window.exportOperatorCsv(softmax));
+        const auto rows = csv::parse(readFile(all.toStdString()), "all.csv");
+        const auto& h = rows.front();
+        auto col = [&](const char* name) { return std::size_t(std::find(h.begin(), h.end(), name) - h.begin()); };
+        const ModelForecast* shown = nullptr;
+        for (const auto& m : *session.forecasts())
+            if (QString::fromStdString(m.gpu) == window.operatorModel()->shownGpu())
+                shown = &m;
+        QVERIFY(shown);
+        QCOMPARE(rows.size(), shown->ops.size() + 1);
+        double sum = 0, previous = INFINITY;
+        bool sawCopy = false;
+        for (std::size_t i = 1; i < rows.size(); ++i) {
+            QCOMPARE(rows[i][col("gpu")], shown->gpu);
+            const double ms = std::stod(rows[i][col("time_ms")]);
+            QVERIFY(ms <= previous); // the table's sort: slowest first
+            previous = ms;
+            sum += ms;
+            if (rows[i][col("class")] == "other") { // a copy: no waves, no utilization
+                sawCopy = true;
+                QVERIFY(rows[i][col("waves")].empty() && rows[i][col("utilization")].empty());
+            } else {
+                const double u = std::stod(rows[i][col("utilization")]);
+                QVERIFY(u > 0 && u < 1); // a fraction, not "89.7%"
+            }
+        }
+        QVERIFY(sawCopy);
+        QVERIFY(std::abs(sum / (shown->totalSeconds() * 1e3) - 1) < 1e-4);
+        const auto filtered = csv::parse(readFile(softmax.toStdString()), "softmax.csv");
+        QVERIFY(filtered.size() > 1 && filtered.size() < rows.size());
+        for (std::size_t i = 1; i < filtered.size(); ++i)
+            QCOMPARE(filtered[i][col("class")], std::string("softmax"));
     }
 
     void badModelKeepsThePreviousState()

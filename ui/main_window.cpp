@@ -3,6 +3,7 @@
 #include "autosave.h"
 #include "breakdown_chart.h"
 #include "compare_chart.h"
+#include "csv_export.h"
 #include "sensitivity_chart.h"
 #include "waves_chart.h"
 #include "what_if_panel.h"
@@ -13,6 +14,7 @@
 #include "spec_table_model.h"
 
 #include "gpuforecast/error.h"
+#include "gpuforecast/file_io.h"
 #include "gpuforecast/scenario.h"
 
 #include <qcustomplot.h>
@@ -67,7 +69,7 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     charts_->addTab(sensitivity_, tr("Sensitivity"));
 
     auto* ops = new QTableView(this);
-    auto* sorted = new QSortFilterProxyModel(this);
+    auto* sorted = operatorView_ = new QSortFilterProxyModel(this);
     sorted->setSourceModel(operatorModel_);
     sorted->setSortRole(OperatorTableModel::SortRole);
     ops->setModel(sorted);
@@ -89,6 +91,7 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     sorted->setFilterKeyColumn(-1);
     sorted->setFilterCaseSensitivity(Qt::CaseInsensitive);
     auto* opsFilter = new QLineEdit(this);
+    opsFilter->setObjectName("operatorFilter");
     opsFilter->setPlaceholderText(tr("Filter operators (name, class, phase, bound…)"));
     opsFilter->setClearButtonEnabled(true);
     connect(opsFilter, &QLineEdit::textChanged, sorted, &QSortFilterProxyModel::setFilterFixedString);
@@ -451,6 +454,21 @@ void MainWindow::buildMenus()
         if (!path.isEmpty() && !exportChart(path))
             statusBar()->showMessage(tr("Could not write %1").arg(path), 10000);
     });
+    // The figures behind the charts, for a spreadsheet: default names say what and for which model.
+    file->addAction(tr("Export comparison as CSV…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export comparison"),
+                                                          session_->modelName() + "_comparison.csv",
+                                                          tr("CSV (*.csv)"));
+        if (!path.isEmpty())
+            exportComparisonCsv(path);
+    });
+    file->addAction(tr("Export operator table as CSV…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export operator table"),
+            QString("%1_%2_operators.csv").arg(session_->modelName(), operatorModel_->shownGpu()), tr("CSV (*.csv)"));
+        if (!path.isEmpty())
+            exportOperatorCsv(path);
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
@@ -483,6 +501,30 @@ bool MainWindow::exportChart(const QString& path)
     if (path.endsWith(".pdf", Qt::CaseInsensitive))
         return plot->savePdf(path, 1200, 700);
     return plot->savePng(path, 1200, 700);
+}
+
+bool MainWindow::exportComparisonCsv(const QString& path)
+{
+    return writeCsv(path, comparisonCsv(*session_, compare_->baseline()));
+}
+
+bool MainWindow::exportOperatorCsv(const QString& path)
+{
+    return writeCsv(path, operatorTableCsv(*operatorView_, operatorModel_->shownGpu()));
+}
+
+bool MainWindow::writeCsv(const QString& path, const std::string& text)
+{
+    try {
+        writeFileAtomically(path.toStdString(), text);
+    } catch (const std::exception& e) {
+        statusBar()->showMessage(tr("Not exported: %1").arg(QString::fromUtf8(e.what())), 15000);
+        if (isVisible())
+            QMessageBox::warning(this, tr("Export failed"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    return true;
 }
 
 void MainWindow::updateStatus()

@@ -10,6 +10,7 @@ class QTableView;
 class QListView;
 class QUndoStack;
 class QMenu;
+class QSortFilterProxyModel;
 
 namespace gpuforecast::ui {
 
@@ -36,6 +37,10 @@ public:
     QUndoStack* undoStack() const { return undo_; }
     WhatIfPanel* whatIfPanel() const { return whatIf_; }
     bool exportChart(const QString& path); // PNG or PDF by suffix; the current chart tab
+    // The Compare chart's figures (one row per compared GPU) and the operator table as shown
+    // (filtered and sorted), as CSV; false, with the reason shown, when the file cannot be written.
+    bool exportComparisonCsv(const QString& path);
+    bool exportOperatorCsv(const QString& path);
     bool openScenario(const QString& path);  // false (and the reason shown) on a bad file
     bool saveScenario(const QString& path);
     bool isModified() const { return modified_; }
@@ -67,12 +72,14 @@ private:
     bool maybeSave();
     void rememberRecent(const QString& path);
     void rebuildRecentMenu();
+    bool writeCsv(const QString& path, const std::string& text);
 
     ForecastSession* session_;
     QUndoStack* undo_;
     GpuListModel* gpuModel_;
     SpecTableModel* specModel_;
     OperatorTableModel* operatorModel_;
+    QSortFilterProxyModel* operatorView_ = nullptr; // the table as shown: filtered and sorted
     ModelPanel* modelPanel_;
     QListView* gpuList_;
     QTableView* specView_;

@@ -1,0 +1,101 @@
+#include "csv_export.h"
+
+#include "operator_table_model.h"
+
+#include "gpuforecast/csv.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace gpuforecast::ui {
+namespace {
+
+std::string number(double v, int digits = 6)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*g", digits, v);
+    return text;
+}
+
+} // namespace
+
+std::string comparisonCsv(const ForecastSession& session, const QString& baselineGpu)
+{
+    std::ostringstream out;
+    out << csv::joinRow({"model", "batch", "seq", "mode", "fused", "tp", "pp", "dp", "gpu", "step_ms", "forward_ms",
+                         "backward_ms", "comm_ms", "bubble_ms", "speedup_vs", "speedup", "tokens_per_s",
+                         "samples_per_s", "tokens_per_s_per_w", "tokens_per_s_per_1k_usd", "memory_gb",
+                         "gpu_memory_gb", "fits", "gemm_efficiency_from"})
+        << '\n';
+    const auto forecasts = session.forecasts();
+    if (forecasts->empty())
+        return out.str();
+    const ModelForecast* base = &forecasts->front();
+    for (const auto& f : *forecasts)
+        if (QString::fromStdString(f.gpu) == baselineGpu)
+            base = &f;
+    const auto& opt = session.options();
+    const auto& layout = session.layout();
+    const double tokens = double(opt.batch) * double(opt.seq);
+    for (const ModelForecast& f : *forecasts) {
+        const double seconds = f.totalSeconds();
+        const double tokensPerSecond = seconds > 0 ? tokens / seconds : 0;
+        const GpuSpec* spec = session.gpu(QString::fromStdString(f.gpu));
+        std::string perWatt, perDollar, donor;
+        if (spec && spec->tdpW > 0)
+            perWatt = number(tokensPerSecond / spec->tdpW);
+        if (spec && spec->priceUsd && *spec->priceUsd > 0)
+            perDollar = number(tokensPerSecond / (*spec->priceUsd / 1e3));
+        if (spec) {
+            // As the forecast saw it: a what-if variant keeps its sheet's learned efficiency.
+            const GpuSpec effective = session.effectiveGpu(QString::fromStdString(f.gpu));
+            const GpuSpec& sheet = effective.efficiencyBasis ? *effective.efficiencyBasis : effective;
+            if (const auto d = session.forecaster().gemmEfficiencyDonor(sheet))
+                donor = d->gpu.id;
+        }
+        out << csv::joinRow({session.modelName().toStdString(), std::to_string(opt.batch), std::to_string(opt.seq),
+                             opt.training ? "training" : "inference", opt.fusion ? "yes" : "no",
+                             std::to_string(layout.tp), std::to_string(layout.pp), std::to_string(layout.dp), f.gpu,
+                             number(seconds * 1e3), number(f.forwardSeconds * 1e3),
+                             number((f.backwardSeconds + f.accumulateSeconds) * 1e3), number(f.commSeconds * 1e3),
+                             number(f.bubbleSeconds * 1e3), base->gpu,
+                             number(seconds > 0 ? base->totalSeconds() / seconds : 0, 4), number(tokensPerSecond),
+                             number(seconds > 0 ? double(opt.batch) / seconds : 0), perWatt, perDollar,
+                             number(f.memory.totalBytes() / 1e9, 4), number(f.gpuMemoryBytes / 1e9, 4),
+                             f.fits() ? "yes" : "no", donor})
+            << '\n';
+    }
+    return out.str();
+}
+
+std::string operatorTableCsv(const QAbstractItemModel& view, const QString& gpuId)
+{
+    using C = OperatorTableModel::Column;
+    static const std::pair<int, const char*> kColumns[] = {
+        {C::Name, "operator"}, {C::Class, "class"}, {C::Phase, "phase"},   {C::Count, "count"},
+        {C::Dims, "dims"},     {C::Tile, "tile"},   {C::Waves, "waves"},   {C::Utilization, "utilization"},
+        {C::Bound, "bound"},   {C::TimeMs, "time_ms"}, {C::Share, "share"}};
+    std::vector<std::string> header{"gpu"};
+    for (const auto& [column, name] : kColumns)
+        header.push_back(name);
+    std::ostringstream out;
+    out << csv::joinRow(header) << '\n';
+    for (int row = 0; row < view.rowCount(); ++row) {
+        std::vector<std::string> cells{gpuId.toStdString()};
+        for (const auto& [column, name] : kColumns) {
+            const QModelIndex index = view.index(row, column);
+            const QVariant raw = index.data(OperatorTableModel::SortRole);
+            const bool numeric = column == C::Count || column == C::Waves || column == C::Utilization ||
+                                 column == C::TimeMs || column == C::Share;
+            const QString text = index.data(Qt::DisplayRole).toString();
+            if (!numeric || text.isEmpty()) // empty: not priced by waves (a copy, say)
+                cells.push_back(text.toStdString());
+            else
+                cells.push_back(number(raw.toDouble(), 8));
+        }
+        out << csv::joinRow(cells) << '\n';
+    }
+    return out.str();
+}
+
+} // namespace gpuforecast::ui
