@@ -196,6 +196,30 @@ private slots:
         QVERIFY(QJsonDocument::fromJson(bundled.out.toUtf8()).object()["gpu_sheet"].isNull());
     }
 
+    // A peak typed a digit short is priced as given, but the output says the sheet disagrees with itself.
+    void sheetWhosePeakDisagreesWithItsCoresIsFlagged()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("h100-typo.json");
+        QFile in(QString(GPUFORECAST_RESOURCES) + "/gpus/H100-SXM5-80GB.json");
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray text = in.readAll();
+        QVERIFY(text.contains("\"fp32_gflops\": 66908,"));
+        text.replace("\"fp32_gflops\": 66908,", "\"fp32_gflops\": 6690.8,");
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(text) == text.size());
+        out.close();
+        const QStringList args{"predict", "--model", "gpt2_large", "--gpu", path, "--seq", "512"};
+        const Run r = cli(args);
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("note: check the spec sheet: FP32 peak 6690.8 GFLOP/s is 0.1x"), qPrintable(r.out));
+        const Run json = cli(args + QStringList{"--json"});
+        QVERIFY(QJsonDocument::fromJson(json.out.toUtf8()).object()["sheet_check"].toString().contains("0.1x"));
+        const Run bundled = cli({"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--seq", "512", "--json"});
+        QVERIFY(QJsonDocument::fromJson(bundled.out.toUtf8()).object()["sheet_check"].isNull());
+        QVERIFY(!cli({"predict", "--model", "gpt2_large", "--gpu", "MI210", "--seq", "512"}).out.contains("check the spec sheet"));
+    }
+
     void predictJsonFollowsTheContract()
     {
         const Run r = cli({"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--batch", "4", "--seq", "1024",

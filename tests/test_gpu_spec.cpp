@@ -49,7 +49,9 @@ private slots:
             QCOMPARE(g->memoryGb, r["Dev_Mem"].get<double>());
             QCOMPARE(g->memoryBandwidthGBps, r["Mem_Bw"].get<double>());
             QCOMPARE(g->smCount, r["Num_Sm"].get<double>());
-            QCOMPARE(g->coresPerSm, r["Core_Per_SM"].get<double>());
+            // NeuSight counts an AMD compute unit's 4 SIMDs; the sheets count its 64 FP32 lanes, as
+            // for NVIDIA, so that FP32 = 2 x CUs x lanes x clock holds (fp32PeakMismatch).
+            QCOMPARE(g->coresPerSm, r["Core_Per_SM"].get<double>() * (g->vendor == "AMD" ? 16 : 1));
             QCOMPARE(g->boostClockMhz, r["Freq"].get<double>());
             QCOMPARE(g->l2CacheMb, r["L2Cache"].get<double>());
             if (r.contains("SingleFLOPs")) {
@@ -59,6 +61,20 @@ private slots:
                 QCOMPARE(g->fp32MatrixGflops, r["SingleFLOPsMM"].get<double>());
             }
         }
+    }
+
+    void fp32PeakAgreesWithCoresAndClock()
+    {
+        for (const auto& g : loadGpuDirectory(kRes + "/gpus")) // every bundled sheet is consistent
+            QVERIFY2(!fp32PeakMismatch(g), fp32PeakMismatch(g).value_or(g.id).c_str());
+        GpuSpec v100 = gpuSpecFromJson(validSpec(), "v100");
+        QVERIFY(!fp32PeakMismatch(v100));
+        v100.fp32Gflops /= 10; // a digit lost
+        const auto text = fp32PeakMismatch(v100);
+        QVERIFY(text);
+        QVERIFY2(text->find("is 0.1x 2 x SMs x cores per SM x boost clock (14029 GFLOP/s)") != std::string::npos, text->c_str());
+        v100.coresPerSm = 0; // not given: nothing to check against
+        QVERIFY(!fp32PeakMismatch(v100));
     }
 
     void roundTripThroughJson()

@@ -143,11 +143,16 @@ private slots:
         QVERIFY(fp32.data(Qt::ToolTipRole).toString().contains("matrix peak"));
         QVERIFY(!fp32.data(Qt::FontRole).isValid());
         const double before = session.forecasts()->front().totalSeconds();
+        QVERIFY(!fp32.data(Qt::ForegroundRole).isValid());
         QVERIFY(spec.setData(clock, "700", Qt::EditRole));
         QCOMPARE(session.gpu("V100-PCIE-32GB")->boostClockMhz, 700.0);
         QCOMPARE(session.forecasts()->front().totalSeconds(), before);
+        // ... but the sheet now disagrees with itself, and the peak's cell says so.
+        QVERIFY(fp32.data(Qt::ToolTipRole).toString().contains("Check the sheet: FP32 peak 14029 GFLOP/s is 2x"));
+        QVERIFY(fp32.data(Qt::ForegroundRole).isValid());
         // The peak is what moves it: the matrix peak, equal on this sheet, follows, in one undo step.
         QVERIFY(spec.setData(fp32, "7000", Qt::EditRole));
+        QVERIFY(!fp32.data(Qt::ToolTipRole).toString().contains("Check the sheet"));
         QCOMPARE(session.gpu("V100-PCIE-32GB")->fp32MatrixGflops, 7000.0);
         QVERIFY(session.forecasts()->front().totalSeconds() > 1.5 * before);
         undo.undo();

@@ -3,6 +3,7 @@
 #include "gpuforecast/error.h"
 
 #include <QBrush>
+#include <QColor>
 #include <QFont>
 #include <QUndoCommand>
 #include <QUndoStack>
@@ -108,6 +109,8 @@ QVariant SpecTableModel::data(const QModelIndex& index, int role) const
         QString tip = QString("%1 (%2), accepted range %3 to %4").arg(f.label, f.key).arg(f.lo).arg(f.hi);
         if (const QString use = forecastUse(f.key); !use.isEmpty())
             tip += "\n" + use;
+        if (const auto mismatch = fp32PeakMismatch(*g); mismatch && f.key == std::string_view("fp32_gflops"))
+            tip += "\n" + tr("Check the sheet: %1.").arg(QString::fromStdString(*mismatch));
         return tip;
     }
     if (role == Qt::FontRole && index.column() == ValueColumn && forecastUse(f.key).startsWith(tr("For reference"))) {
@@ -117,6 +120,13 @@ QVariant SpecTableModel::data(const QModelIndex& index, int role) const
     }
     if (role == Qt::ForegroundRole && index.column() == ValueColumn && rejected_.contains(index.row()))
         return QBrush(Qt::red);
+    // A peak that disagrees with SMs x cores x clock is most likely a typo the forecast would use.
+    if (role == Qt::ForegroundRole && index.column() == ValueColumn && f.key == std::string_view("fp32_gflops") &&
+        fp32PeakMismatch(*g))
+        return QBrush(QColor(213, 94, 0)); // the charts' vermillion: a warning, not a refusal
+    if (role == Qt::BackgroundRole && index.column() == ValueColumn && f.key == std::string_view("fp32_gflops") &&
+        fp32PeakMismatch(*g))
+        return QBrush(QColor(255, 236, 217));
     if (role == Qt::TextAlignmentRole && index.column() == ValueColumn)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     return {};

@@ -115,6 +115,7 @@ struct Notes {
     std::vector<SpecExtrapolation> extrapolation;
     std::optional<GemmEfficiencyDonor> donor;
     std::string sheet; // --gpu was a spec file: its path (its id may also name a bundled GPU)
+    std::optional<std::string> sheetCheck; // the FP32 peak disagrees with SMs x cores x clock
 };
 
 void addNotes(nlohmann::json& j, const Notes& notes)
@@ -125,6 +126,7 @@ void addNotes(nlohmann::json& j, const Notes& notes)
                      {"measured_max", e.measuredMax}, {"factor", e.factor}, {"text", e.text}});
     j["extrapolation"] = std::move(a);
     j["gpu_sheet"] = notes.sheet.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.sheet);
+    j["sheet_check"] = notes.sheetCheck ? nlohmann::json(*notes.sheetCheck) : nlohmann::json(nullptr);
     j["gemm_efficiency_from"] = nullptr;
     if (notes.donor)
         j["gemm_efficiency_from"] = {{"gpu", notes.donor->gpu.id}, {"weight", notes.donor->weight},
@@ -135,6 +137,8 @@ void printNotes(const Notes& notes)
 {
     if (!notes.sheet.empty()) // an edited copy may keep a bundled GPU's id
         std::printf("  note: spec sheet read from %s\n", notes.sheet.c_str());
+    if (notes.sheetCheck)
+        std::printf("  note: check the spec sheet: %s\n", notes.sheetCheck->c_str());
     for (const auto& e : notes.extrapolation)
         std::printf("  note: beyond the measured GPUs, %s\n", e.text.c_str());
     if (notes.donor)
@@ -210,7 +214,7 @@ int runPredict(const std::vector<std::string>& args)
     // Said next to every forecast: how far this GPU's per-SM ratios are from any measured GPU's,
     // and whose GEMM efficiency it borrows because of that.
     const Notes notes{specExtrapolation(gpu, forecaster.tiles().gpus()), forecaster.gemmEfficiencyDonor(gpu),
-                      fromFile ? gpuArg : std::string()};
+                      fromFile ? gpuArg : std::string(), fp32PeakMismatch(gpu)};
     if (layout.gpus() == 1) {
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);
         if (a.has("--json")) {

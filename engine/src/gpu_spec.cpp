@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 namespace gpuforecast {
@@ -170,6 +171,22 @@ void validateGpuSpec(const GpuSpec& spec, const std::string& source)
         else if (!f.member && spec.priceUsd)
             checkRange(f, *spec.priceUsd, source);
     }
+}
+
+std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec)
+{
+    const double product = 2 * spec.smCount * spec.coresPerSm * spec.boostClockMhz / 1e3; // GFLOP/s
+    if (!(product > 0) || !(spec.fp32Gflops > 0))
+        return std::nullopt;
+    const double ratio = spec.fp32Gflops / product;
+    if (ratio >= 0.8 && ratio <= 1.25)
+        return std::nullopt;
+    char text[240];
+    std::snprintf(text, sizeof text,
+                  "FP32 peak %.6g GFLOP/s is %.2gx 2 x SMs x cores per SM x boost clock (%.5g GFLOP/s); "
+                  "forecasts use the FP32 peak",
+                  spec.fp32Gflops, ratio, product);
+    return std::string(text);
 }
 
 std::optional<double> specFieldValue(const GpuSpec& spec, const std::string& key)

@@ -69,6 +69,12 @@ void saveGpuSpec(const GpuSpec& spec, const std::string& path);
 // Checks a spec built in code (e.g. after an edit) with the same rules as the loader.
 void validateGpuSpec(const GpuSpec& spec, const std::string& source);
 
+// The sheet's own arithmetic: FP32 peak against 2 x SMs x FP32 cores per SM x boost clock. Every
+// bundled sheet agrees within 4%; a peak typed with a digit too many or too few does not, and the
+// forecast would price it without a word (no forecast reads cores or clock). One line for people
+// when the two differ by more than 25%; empty when they agree or a number is missing.
+std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec);
+
 // Reads or sets a field by its key; returns false / throws for unknown keys or out-of-range values.
 std::optional<double> specFieldValue(const GpuSpec& spec, const std::string& key);
 void setSpecField(GpuSpec& spec, const std::string& key, double value); // validates the range
