@@ -31,6 +31,31 @@ const QString kData = GPUFORECAST_TEST_DATA;
 class TestCli : public QObject {
     Q_OBJECT
 private slots:
+    void helpAndUsage()
+    {
+        const Run help = cli({"predict", "--help"});
+        QCOMPARE(help.code, 0);
+        QVERIFY(help.out.startsWith("usage: gpuforecast-cli"));
+        const Run none = cli({}); // a usage error: usage on stderr, nothing on stdout
+        QCOMPARE(none.code, 2);
+        QVERIFY(none.out.isEmpty() && none.err.startsWith("usage: gpuforecast-cli"));
+    }
+
+    // A full disk (or a closed pipe) fails at the flush, after the command succeeded.
+    void unwritableStandardOutputFails()
+    {
+        if (!QFileInfo::exists("/dev/full"))
+            QSKIP("no /dev/full here");
+        for (const QStringList& args : {QStringList{"gpus"}, QStringList{"kernels", "--in", kData + "/small_kernels.csv"}}) {
+            QProcess p;
+            p.setStandardOutputFile("/dev/full");
+            p.start(GPUFORECAST_CLI, args);
+            QVERIFY(p.waitForFinished(120000));
+            QCOMPARE(p.exitCode(), 1);
+            QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("cannot write the output"));
+        }
+    }
+
     void gpusListsBundledSpecs()
     {
         const Run r = cli({"gpus"});
@@ -173,11 +198,29 @@ private slots:
 
     void unwritableOutputSaysWhy()
     {
-        QTemporaryDir dir; // --out names a folder: the rename fails, and the message must say why
+        QTemporaryDir dir; // --out names a folder: refused, and the message says why
         const Run r = cli({"kernels", "--in", kData + "/small_kernels.csv", "--out", dir.path()});
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains("cannot replace the file") && !r.err.contains("Success"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("is a folder, not a file") && !r.err.contains("Success"), qPrintable(r.err));
         QVERIFY(QFileInfo(dir.path()).isDir());
+    }
+
+    // The temporary-and-rename that makes a write atomic must not replace what --out names when it
+    // is not a plain file: a link is written through, a device written into.
+    void outputThroughLinksAndDevices()
+    {
+        QTemporaryDir dir;
+        const QString target = dir.filePath("target.csv"), link = dir.filePath("link.csv");
+        QFile t(target);
+        QVERIFY(t.open(QIODevice::WriteOnly));
+        t.close();
+        QVERIFY(QFile::link(target, link));
+        QCOMPARE(cli({"kernels", "--in", kData + "/small_kernels.csv", "--out", link}).code, 0);
+        QVERIFY(QFileInfo(link).isSymLink());
+        QVERIFY(QFileInfo(target).size() > 100);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::System).size(), 2); // no temporary left
+        QCOMPARE(cli({"kernels", "--in", kData + "/small_kernels.csv", "--out", "/dev/null"}).code, 0);
+        QVERIFY(!QFileInfo("/dev/null").isFile()); // still the device
     }
 
     // An edited copy of a sheet may keep the bundled id; the output says the sheet came from a file.

@@ -5,6 +5,9 @@
 
 #include "gpuforecast/error.h"
 
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <iostream>
@@ -34,19 +37,36 @@ const char* kUsage =
     "  evaluate-models --in DIR [--gpu ID]  forecast measured runs DIR/<gpu>/<run>.json and compare\n"
     "  --version                             print the version\n";
 
+// Output to a full disk or a closed pipe fails at the flush, after the command has "succeeded":
+// a script reading the output must hear of it (exit 1, as for any failure that is not the input's).
+int finishOutput(int code)
+{
+    std::cout.flush();
+    if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::cerr << "gpuforecast-cli: cannot write the output (" << std::strerror(errno) << ")\n";
+        return 1;
+    }
+    return code;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     using namespace gpuforecast;
     std::vector<std::string> args(argv + 1, argv + argc);
-    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    const auto asksForHelp = [](const std::string& a) { return a == "--help" || a == "-h"; };
+    if (args.empty()) { // a usage error: the usage goes where errors go
+        std::cerr << kUsage;
+        return 2;
+    }
+    if (args[0] == "help" || std::any_of(args.begin(), args.end(), asksForHelp)) { // also "predict --help"
         std::cout << kUsage;
-        return args.empty() ? 2 : 0;
+        return finishOutput(0);
     }
     if (args[0] == "--version") {
         std::cout << "gpuforecast-cli " << GPUFORECAST_VERSION << "\n";
-        return 0;
+        return finishOutput(0);
     }
     const std::map<std::string, int (*)(const std::vector<std::string>&)> commands{
         {"gpus", cli::runGpus},
@@ -63,7 +83,7 @@ int main(int argc, char** argv)
         return 2;
     }
     try {
-        return it->second({args.begin() + 1, args.end()});
+        return finishOutput(it->second({args.begin() + 1, args.end()}));
     } catch (const cli::UsageError& e) {
         std::cerr << "gpuforecast-cli " << args[0] << ": " << e.what() << "\n";
         return 2;

@@ -75,10 +75,40 @@ std::string readFile(const std::string& path, std::size_t maxBytes)
     return out;
 }
 
+namespace {
+
+// Writes straight into `path`: for targets that are not regular files, which a rename would
+// replace (`--out /dev/null`, a FIFO a reader waits on, /dev/stdout).
+void writeInPlace(const std::string& path, const std::string& content)
+{
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f)
+        throwInputError(path, "", "cannot write (" + std::string(std::strerror(errno)) + ")");
+    const bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size() && std::fflush(f) == 0;
+    const int err = errno;
+    if (std::fclose(f) != 0 || !ok)
+        throwInputError(path, "", "write failed (" + std::string(std::strerror(err)) + ")");
+}
+
+} // namespace
+
 void writeFileAtomically(const std::string& path, const std::string& content)
 {
     namespace fs = std::filesystem;
-    const fs::path target(path);
+    std::error_code statError;
+    // A symbolic link is written through, as any editor does: the temporary goes beside the file it
+    // names and replaces that, not the link. A device or FIFO cannot be replaced at all.
+    fs::path target(path);
+    if (fs::is_symlink(fs::symlink_status(target, statError))) {
+        const fs::path resolved = fs::weakly_canonical(target, statError);
+        if (!statError)
+            target = resolved;
+    }
+    if (const auto st = fs::status(target, statError); fs::exists(st) && !fs::is_regular_file(st)) {
+        if (fs::is_directory(st))
+            throwInputError(path, "", "is a folder, not a file");
+        return writeInPlace(target.string(), content);
+    }
     std::random_device rd;
     const fs::path tmp = target.parent_path() /
                          (target.filename().string() + ".tmp-" + std::to_string(rd() % 1000000u));
