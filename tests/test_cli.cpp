@@ -318,6 +318,11 @@ private slots:
         const Run r = cli({"predict", "--model", "gpt3_175b", "--gpu", "A10", "--batch", "1", "--seq", "2048"});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("DOES NOT FIT"), qPrintable(r.out));
+        // Split over a server, the text says whether the busiest GPU's share fits, as the JSON does.
+        const QStringList tp{"predict", "--model", "mixtral_8x7b", "--gpu", "H100-SXM5-80GB", "--seq", "512", "--parallel"};
+        const Run two = cli(tp + QStringList{"tp2"}), four = cli(tp + QStringList{"tp4"});
+        QVERIFY2(two.out.contains("GB per GPU (the busiest): DOES NOT FIT"), qPrintable(two.out));
+        QVERIFY2(four.out.contains("GB per GPU (the busiest): fits"), qPrintable(four.out));
     }
 
     void badPredictArguments_data()

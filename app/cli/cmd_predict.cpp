@@ -254,6 +254,9 @@ int runPredict(const std::vector<std::string>& args)
         std::printf("  end to end %10.3f ms   (compute %.3f, bubble %.3f, communication %.3f: tp %.3f, pp %.3f, dp %.3f)\n",
                     p.totalSeconds() * 1e3, p.computeSeconds * 1e3, p.bubbleSeconds * 1e3, p.commSeconds() * 1e3,
                     p.tensorCommSeconds * 1e3, p.pipelineCommSeconds * 1e3, p.dataCommSeconds * 1e3);
+        // The busiest GPU's shard and stage, as in the JSON: a layout that does not fit must say so.
+        std::printf("  memory     %10.2f GB of %.0f GB per GPU (the busiest): %s\n", p.step.memory.totalBytes() / 1e9,
+                    p.step.gpuMemoryBytes / 1e9, p.step.fits() ? "fits" : "DOES NOT FIT");
         printNotes(notes);
     }
     return 0;
