@@ -230,12 +230,57 @@ private slots:
             const KernelForecast queued = f.predictQueued(std::vector<Kernel>{add}, gpu)[0];
             const double scale = std::min(1.0, typical / gpu.memoryBandwidthGBps);
             QCOMPARE(queued.overheadScale, scale);
-            const double expected = std::max(isolated.seconds - f.model(OpClass::Elementwise)->floorSeconds() * scale,
+            const double floor = f.model(OpClass::Elementwise)->floorSeconds();
+            const double floorShare = std::pow(std::min(1.0, floor / isolated.seconds), kFloorSharpness);
+            const double expected = std::max(isolated.seconds - floor * (scale + (1 - scale) * floorShare),
                                              isolated.geometry.secondsAt(1.0));
             QVERIFY2(std::abs(queued.seconds / expected - 1) < 1e-9, gpu.id.c_str());
             if (scale < 1)
                 QVERIFY2(queued.utilization < 0.99, qPrintable(QString::number(queued.utilization)));
         }
+    }
+
+    // A kernel whose time is the launch floor (a one-row layer norm, one token's GELU) is all
+    // overhead: inside a model it sheds it whatever the GPU. Shedding only the fast GPUs' share made
+    // GPT-2 at one token 18.7 ms on an H100 against 12.5 ms on a V100.
+    void kernelsAtTheFloorAreNoSlowerOnFasterGpus()
+    {
+        const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
+        const auto gpus = loadGpuDirectory(kRes + "/gpus");
+        const std::vector<Kernel> tiny{Kernel::vector("ln", 1, 1280), Kernel::vector("gelu", 1, 5120),
+                                       Kernel::vector("softmax", 20, 1)};
+        std::map<std::string, double> step;
+        for (const char* id : {"V100-PCIE-32GB", "A100-PCIE-40GB", "H100-SXM5-80GB"}) {
+            const GpuSpec& gpu = *findGpu(gpus, id);
+            for (const KernelForecast& k : f.predictQueued(tiny, gpu))
+                QVERIFY2(k.seconds < 2 * kQueuedLaunchSeconds, qPrintable(QString("%1: %2 s").arg(id).arg(k.seconds)));
+            const ModelConfig gpt2 = loadModelConfig(kRes + "/models/gpt2_large.json");
+            step[id] = forecastModel(f, gpt2, GraphOptions{1, 1, false, false}, gpu).totalSeconds();
+        }
+        QVERIFY(step["H100-SXM5-80GB"] < step["A100-PCIE-40GB"]);
+        QVERIFY(step["A100-PCIE-40GB"] < step["V100-PCIE-32GB"]);
+    }
+
+    // A thin GEMM is never slower than the same GEMM padded to 64, 128 or 256 rows (or columns):
+    // the library could run the padded problem. On an RTX 4090 a one-row 4096x4096 layer took
+    // twice the time of a 256-row one.
+    void thinGemmsAreNoSlowerThanTheirPaddedShape()
+    {
+        const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
+        for (const auto& gpu : loadGpuDirectory(kRes + "/gpus"))
+            for (long long m : {1LL, 3LL, 17LL, 64LL, 100LL, 200LL})
+                for (long long to : {64LL, 128LL, 256LL}) {
+                    if (m >= to)
+                        continue;
+                    for (const char* op : {"linear", "bmm"}) {
+                        const long long b = op == std::string("bmm") ? 16 : 1;
+                        const double thin = f.predict(Kernel::gemm(op, b, m, 4096, 4096), gpu).seconds;
+                        const double padded = f.predict(Kernel::gemm(op, b, (m + to - 1) / to * to, 4096, 4096), gpu).seconds;
+                        QVERIFY2(thin <= padded * (1 + 1e-12),
+                                 qPrintable(QString("%1 %2 m=%3: %4 ms, padded to %5: %6 ms")
+                                                .arg(gpu.id.c_str(), op).arg(m).arg(thin * 1e3).arg(to).arg(padded * 1e3)));
+                    }
+                }
     }
 
     // Attention-sized softmax and layer norm are up to 64x the largest measured kernel. Beyond that

@@ -238,6 +238,44 @@ KernelForecast Forecaster::predict(const Kernel& kernel, const GpuSpec& gpu) con
 std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels, const GpuSpec& gpu,
                                                 std::optional<GemmTile> pinnedTile) const
 {
+    if (pinnedTile)
+        return predictAsGiven(kernels, gpu, pinnedTile);
+    // The padded shapes of thin GEMMs go through the networks with the kernels themselves.
+    auto padded = [](long long dim) {
+        std::vector<long long> out{dim};
+        for (long long to : {64LL, 128LL, 256LL})
+            if (dim < to)
+                out.push_back((dim + to - 1) / to * to);
+        return out;
+    };
+    std::vector<Kernel> all(kernels.begin(), kernels.end());
+    std::vector<std::pair<std::size_t, std::size_t>> candidates; // (kernel, index in `all`)
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        const Kernel& k = kernels[i];
+        if (!k.isGemm() || (k.m >= 256 && k.k >= 256))
+            continue;
+        for (long long m : padded(k.m))
+            for (long long cols : padded(k.k)) {
+                if (m == k.m && cols == k.k)
+                    continue;
+                Kernel p = k;
+                p.m = m;
+                p.k = cols;
+                candidates.emplace_back(i, all.size());
+                all.push_back(p);
+            }
+    }
+    std::vector<KernelForecast> out = predictAsGiven(all, gpu, std::nullopt);
+    for (const auto& [i, j] : candidates)
+        if (out[j].seconds < out[i].seconds)
+            out[i] = out[j];
+    out.resize(kernels.size());
+    return out;
+}
+
+std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> kernels, const GpuSpec& gpu,
+                                                       std::optional<GemmTile> pinnedTile) const
+{
     std::vector<KernelForecast> out(kernels.size());
     // Group kernels by class so each class's networks run once over one feature matrix.
     std::array<std::vector<std::size_t>, kLearnedClasses.size()> byClass;
@@ -314,7 +352,14 @@ KernelForecast queuedInModel(const KernelForecast& isolated, double launchOverhe
     if (!f.learned || f.queued || !(f.seconds > 0))
         return f;
     const double roofline = f.geometry.secondsAt(1.0);
-    const double queued = std::max({f.seconds - launchOverheadSeconds * f.overheadScale, roofline, kQueuedLaunchSeconds});
+    // overheadScale is about the overhead the networks learned inside a kernel's efficiency. Where
+    // the floor itself sets the time (a one-row layer norm: the floor, whatever the GPU), all of it
+    // is overhead, and a GPU that sheds only part of it came out slower than a slower GPU: GPT-2 at
+    // batch 1 x 1 token, H100 18.7 ms against V100 12.5. The floor's share of the smooth maximum
+    // (its s-th power over the time's) moves the scale to 1 as the floor takes over.
+    const double floorShare = launchOverheadSeconds > 0 ? std::pow(std::min(1.0, launchOverheadSeconds / f.seconds), kFloorSharpness) : 0.0;
+    const double shed = launchOverheadSeconds * (f.overheadScale + (1 - f.overheadScale) * floorShare);
+    const double queued = std::max({f.seconds - shed, roofline, kQueuedLaunchSeconds});
     const double scale = queued / f.seconds;
     f.seconds = queued;
     f.secondsLow = std::max(f.secondsLow * scale, std::min(roofline, queued));

@@ -64,6 +64,11 @@ public:
     // `pinnedTile`: GEMMs use this tile instead of the one the forecaster would choose for each
     // shape (a chart sweeping one kernel's size keeps that kernel's tile, so the wave staircase
     // shows quantization alone, not the library switching tiles).
+    // Without one, a GEMM whose output has fewer than 256 rows or columns is never forecast slower
+    // than the same GEMM padded to 64, 128 or 256 of them (it is then given that shape's forecast):
+    // the library could run the padded problem, and the tile rule for thin outputs, priced by
+    // networks that saw few such tiles, put a one-row 4096x4096 layer on an RTX 4090 at twice the
+    // time of a 256-row one.
     std::vector<KernelForecast> predict(std::span<const Kernel> kernels, const GpuSpec& gpu,
                                         std::optional<GemmTile> pinnedTile = std::nullopt) const;
     KernelForecast predict(const Kernel& kernel, const GpuSpec& gpu) const;
@@ -93,6 +98,8 @@ public:
     std::optional<GemmEfficiencyDonor> gemmEfficiencyDonor(const GpuSpec& gpu) const;
 
 private:
+    std::vector<KernelForecast> predictAsGiven(std::span<const Kernel> kernels, const GpuSpec& gpu,
+                                               std::optional<GemmTile> pinnedTile) const;
     // log utilization (members x kernels) of one class's kernels at the given wave counts: the
     // networks read `gpu`'s own features, blended for GEMMs with those of the donor's sheet (the
     // donor's per-SM rates, the kernel's own tiles and waves, as in `own`). With a
