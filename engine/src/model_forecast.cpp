@@ -30,7 +30,7 @@ MemoryEstimate estimateMemory(const ModelConfig& config, const GraphOptions& opt
     training.batch = std::max(1LL, config.experts); // enough tokens that every expert receives some
     training.seq = 1;
     for (const auto& op : buildModelGraph(config, training))
-        if (op.phase == Phase::Accumulate)
+        if (op.phase == Phase::Accumulate && !op.sharedParameter)
             m.parametersCount += op.kernel.elements() * double(op.count);
     m.weightsBytes = m.parametersCount * kFloatBytes;
 

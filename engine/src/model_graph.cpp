@@ -48,7 +48,7 @@ void Builder::forward(const std::string& node, Kernel kernel, const std::string&
         add(node, Phase::Forward, std::move(kernel));
 }
 
-void Builder::linear(const std::string& node, long long m, long long n, long long k, bool bias)
+void Builder::linear(const std::string& node, long long m, long long n, long long k, bool bias, bool tiedWeight)
 {
     add(node, Phase::Forward, Kernel::gemm("linear", 1, m, n, k));
     if (!training())
@@ -56,6 +56,8 @@ void Builder::linear(const std::string& node, long long m, long long n, long lon
     add(node, Phase::Backward, Kernel::gemm("linear", 1, m, k, n));
     add(node, Phase::Backward, Kernel::gemm("linear", 1, k, m, n));
     add(node, Phase::Accumulate, Kernel::vector("add", 1, n * k));
+    if (tiedWeight && !out_.empty())
+        out_.back().sharedParameter = true;
     if (bias)
         add(node, Phase::Accumulate, Kernel::vector("add", 1, k));
 }

@@ -79,7 +79,7 @@ void buildBert(const ModelConfig& c, Builder& g, long long B, long long S)
     g.linear("mlm.transform", T, H, H, kBias);
     activation(g, "mlm.act", c.activation, T, H);
     g.vec("mlm.ln", "ln", T, H);
-    g.linear("mlm.decoder", T, H, c.vocab, kBias);
+    g.linear("mlm.decoder", T, H, c.vocab, kBias, c.tiedHead);
     g.linear("nsp.classifier", B, H, 2, kBias);
 }
 

@@ -24,8 +24,9 @@ public:
     void section(long long count, bool perLayer);
 
     // y[m,k] = x[m,n] W[n,k]. Backward: grad input (m,k,n) and grad weight (k,m,n); accumulation
-    // adds the weight gradient and, when `bias`, the bias gradient.
-    void linear(const std::string& node, long long m, long long n, long long k, bool bias);
+    // adds the weight gradient and, when `bias`, the bias gradient. `tiedWeight`: the weight is the
+    // token embedding's (GraphKernel::sharedParameter).
+    void linear(const std::string& node, long long m, long long n, long long k, bool bias, bool tiedWeight = false);
     // C[b,m,k] = A[b,m,n] B[b,n,k]. Backward: (b,m,k,n) for grad A and (b,n,m,k) for grad B.
     void bmm(const std::string& node, long long b, long long m, long long n, long long k);
 

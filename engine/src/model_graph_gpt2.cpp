@@ -84,7 +84,7 @@ void buildGpt2(const ModelConfig& c, Builder& g, long long B, long long S)
         g.section(1, false);
         g.vec("ln_f", "ln", T, H);
     }
-    g.linear("lm_head", T, H, c.vocab, kBias);
+    g.linear("lm_head", T, H, c.vocab, kBias, c.tiedHead);
 }
 
 } // namespace gpuforecast::graph

@@ -102,7 +102,7 @@ void buildLlama(const ModelConfig& c, Builder& g, long long B, long long S)
 
     g.section(1, false);
     g.vec("final_norm", "rmsnorm", T, H);
-    g.linear("lm_head", T, H, c.vocab, false);
+    g.linear("lm_head", T, H, c.vocab, false, c.tiedHead);
 }
 
 } // namespace gpuforecast::graph

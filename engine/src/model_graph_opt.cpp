@@ -76,7 +76,7 @@ void buildOpt(const ModelConfig& c, Builder& g, long long B, long long S)
         g.vec("final_ln", "ln", T, H);
     if (W != H)
         g.linear("project_out", T, H, W, kBias);
-    g.linear("lm_head", T, W, c.vocab, kBias);
+    g.linear("lm_head", T, W, c.vocab, kBias, c.tiedHead);
     g.copy("logits.contiguous", "contiguous", {{B, S, c.vocab}}, {B, S, c.vocab});
 }
 

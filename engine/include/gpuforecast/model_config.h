@@ -26,6 +26,7 @@ struct ModelConfig {
     bool rmsNorm = false;       // RMSNorm instead of LayerNorm
     bool learnedPositions = false; // absolute position table: seq may not exceed maxPositions
     bool attentionBias = false; // q/k/v projections carry biases (Qwen2)
+    bool tiedHead = false;      // the LM head is the token embedding (tie_word_embeddings)
 
     // Mixture of experts (switch, mixtral). Switch routes top-1 with a fixed capacity per sequence.
     long long experts = 0;

@@ -20,6 +20,9 @@ struct GraphKernel {
     Kernel kernel;
     long long count = 1;    // launches per step: per-layer kernels appear once with count = layers
     bool perLayer = false;  // part of the repeated transformer block
+    // The gradient of a weight that another kernel's accumulation also adds (a tied LM head, which
+    // is the token embedding): timed as the reference lists it, but not a parameter of its own.
+    bool sharedParameter = false;
 };
 
 struct GraphOptions {
