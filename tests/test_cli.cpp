@@ -349,6 +349,10 @@ private slots:
                                            << "--tp: already set by --parallel tp4";
         QTest::newRow("config file missing") << QStringList{"predict", "--model", "/nope/config.json", "--gpu", "T4", "--seq", "8"}
                                              << "/nope/config.json: no such file";
+        QTest::newRow("micro-batches without a pipeline") << base + QStringList{"--mode", "training", "--microbatches", "4"}
+                                                          << "--microbatches: needs a pipeline";
+        QTest::newRow("schedule without a pipeline") << base + QStringList{"--mode", "training", "--tp", "2", "--schedule", "gpipe"}
+                                                     << "--schedule: needs a pipeline";
     }
     void badPredictArguments()
     {

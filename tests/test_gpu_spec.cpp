@@ -97,6 +97,8 @@ private slots:
                                               << "memory_bandwidth_gbps: expected a number in [1, 1e+07] GB/s, got string";
         QTest::newRow("fp32 null") << "fp32_gflops" << "null" << "fp32_gflops: missing";
         QTest::newRow("fp32 absurd") << "fp32_gflops" << "1e300" << "fp32_gflops: expected a number in";
+        QTest::newRow("memory past the parser's bound") << "memory_gb" << "1e308" // the field's range, not +-1e300
+                                                        << "memory_gb: expected a number in [0.001, 1e+06]";
         QTest::newRow("fp32 overflow literal") << "fp32_gflops" << "1e400" << "not valid JSON";
         QTest::newRow("l2 zero") << "l2_cache_mb" << "0" << "l2_cache_mb";
         QTest::newRow("clock array") << "boost_clock_mhz" << "[1]" << "boost_clock_mhz: expected";

@@ -377,6 +377,28 @@ private slots:
         }
     }
 
+    // Too large at one token is the config's fault, named by its file; otherwise the step's.
+    void tooLargeBlamesTheModelOrTheStep()
+    {
+        nlohmann::json j = nlohmann::json::parse(readFile(std::string(GPUFORECAST_RESOURCES) + "/models/gpt2_large.json"));
+        j["n_embd"] = 1000000;
+        const ModelConfig huge = modelConfigFromJson(j, "wide.json");
+        for (long long batch : {1LL, 8LL}) {
+            try {
+                buildModelGraph(huge, {batch, 16, true, false}); // training: the table's gradient
+                QFAIL("a 10^6-wide model was accepted");
+            } catch (const ForecastError& e) {
+                QVERIFY2(std::string(e.what()).find("wide.json: model: too large to forecast") == 0, e.what());
+            }
+        }
+        try {
+            buildModelGraph(bundled("gpt2_large"), {1000000, 1024, false, false});
+            QFAIL("a million sequences of 1024 tokens were accepted");
+        } catch (const ForecastError& e) {
+            QVERIFY2(std::string(e.what()).find("batch x seq: step too large") != std::string::npos, e.what());
+        }
+    }
+
     void mixtralBalancedExperts()
     {
         // 1001 tokens x top-2 = 2002 assignments over 8 experts: 2 experts get 251 rows, 6 get 250.

@@ -205,6 +205,10 @@ int runPredict(const std::vector<std::string>& args)
     layout.tp = a.integer("--tp", layout.tp, 1, 4096);
     layout.pp = a.integer("--pp", layout.pp, 1, 4096);
     layout.microbatches = a.integer("--microbatches", layout.microbatches, 1, 1 << 20);
+    // Micro-batches and their schedule belong to a pipeline; without one they would be ignored.
+    for (const char* flag : {"--microbatches", "--schedule"})
+        if (a.value(flag) && layout.pp == 1)
+            throw UsageError(std::string(flag) + ": needs a pipeline (--pp 2 or more, or --parallel ppN_M)");
     if (auto s = a.value("--schedule")) {
         const auto schedule = pipelineScheduleFromName(*s);
         if (!schedule)

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <sstream>
 
@@ -101,8 +102,8 @@ GpuSpec gpuSpecFromJson(const json& j, const std::string& source)
         std::optional<double> v;
         if (obj && obj->contains(leaf) && !(*obj)[leaf].is_null() && !(*obj)[leaf].is_number())
             throwInputError(source, key, expectedRange(f) + ", got " + (*obj)[leaf].type_name()); // "3350"
-        if (obj)
-            v = optionalNumber(*obj, c, leaf, -1e300, 1e300);
+        if (obj) // any finite number here; checkRange below names the field's own range
+            v = optionalNumber(*obj, c, leaf, -std::numeric_limits<double>::max(), std::numeric_limits<double>::max());
         if (!v) {
             if (!f.optional)
                 throwInputError(source, key, std::string("missing (expected a number") +

@@ -196,12 +196,7 @@ ModelConfig modelConfigFromJson(const json& j, const std::string& source)
 
     // Hugging Face ties the LM head to the token embedding unless a config says otherwise; the
     // Llama-style configs default to untied. A tied head's weight is counted once.
-    c.tiedHead = c.family == "gpt2" || c.family == "bert" || c.family == "opt";
-    if (const auto it = j.find("tie_word_embeddings"); it != j.end() && !it->is_null()) {
-        if (!it->is_boolean())
-            throwInputError(source, "tie_word_embeddings", "expected true or false, got " + it->dump());
-        c.tiedHead = it->get<bool>();
-    }
+    c.tiedHead = optionalBool(j, ctx, "tie_word_embeddings", c.family == "gpt2" || c.family == "bert" || c.family == "opt");
     if (c.kvHeads == 0)
         c.kvHeads = c.heads;
     if (c.headDim == 0) {

@@ -251,6 +251,13 @@ std::vector<GraphKernel> buildModelGraph(const ModelConfig& c, const GraphOption
         try {
             validateKernel(k.kernel, k.node);
         } catch (const ForecastError& e) {
+            // Too large at one token, it is the model (a 10^6-wide embedding table), not the step.
+            if (o.batch == 1 && o.seq == 1)
+                throwInputError(c.source.empty() ? where : c.source, "model",
+                                std::string("too large to forecast (") + e.what() + ")");
+            GraphOptions oneToken = o;
+            oneToken.batch = oneToken.seq = 1;
+            buildModelGraph(c, oneToken); // throws the message above when the model is the cause
             throwInputError(where, "batch x seq", std::string("step too large to forecast (") + e.what() + ")");
         }
     }
