@@ -526,6 +526,49 @@ private slots:
         QCOMPARE(p.exitCode(), 2);
         QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("no chart 'histogram'"));
         QVERIFY(!QFile::exists(dir.filePath("none.png")));
+        // The format follows the suffix; mistakes are refused (exit 2, one line) before anything renders.
+        const QString jpeg = dir.filePath("shot.jpg");
+        p.start(GPUFORECAST_GUI, {"--screenshot", jpeg});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QFile f(jpeg);
+        QVERIFY(f.open(QIODevice::ReadOnly) && f.read(3) == QByteArray("\xFF\xD8\xFF", 3));
+        const QList<QPair<QStringList, QString>> mistakes{
+            {{"--screenshot", dir.filePath("shot.xyz")}, "name it .png, .jpg"},
+            {{"--screenshot", dir.filePath("no/such/dir/shot.png")}, "cannot write the image"},
+            {{"--screenshot", out, "a.json", "b.json"}, "one scenario file at most"},
+            {{"--screenshot", out, "--chart", "waves", "--chart", "roofline"}, "--chart: given twice"},
+            {{"--screenshot", out, dir.filePath("missing.json")}, "missing.json: no such file"},
+        };
+        for (const auto& [args, expected] : mistakes) {
+            p.start(GPUFORECAST_GUI, args);
+            QVERIFY(p.waitForFinished(60000));
+            const QString err = QString::fromUtf8(p.readAllStandardError());
+            QVERIFY2(p.exitCode() == 2 && err.contains(expected), qPrintable(args.join(' ') + ": " + err));
+        }
+    }
+
+    // A scenario named on the command line is what the window shows.
+    void scenarioArgumentIsOpened()
+    {
+        QTemporaryDir dir;
+        {
+            ForecastSession session(nullptr, store());
+            MainWindow window(&session);
+            QVERIFY(session.setOptions(GraphOptions{2, 256, false, false}) == std::nullopt);
+            QVERIFY(window.saveScenario(dir.filePath("small.json")));
+        }
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_DATA_HOME", dir.path());
+        p.setProcessEnvironment(env);
+        const QString plain = dir.filePath("plain.png"), small = dir.filePath("small.png");
+        p.start(GPUFORECAST_GUI, {"--screenshot", plain});
+        QVERIFY(p.waitForFinished(60000) && p.exitCode() == 0);
+        p.start(GPUFORECAST_GUI, {"--screenshot", small, dir.filePath("small.json")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(QImage(small).size() == QImage(plain).size() && QImage(small) != QImage(plain));
     }
 
     void wavesChartShowsTheLearnedLawAndTheWaveBoundaries()

@@ -1,14 +1,18 @@
-// gpuforecast: the desktop explorer. `--screenshot out.png [--chart sensitivity]` renders the default
-// window (with that chart tab in front) and exits; it works headless.
+// gpuforecast: the desktop explorer. `gpuforecast [scenario.json] [--chart sensitivity]` opens the
+// scenario (else the last one) with that chart tab in front; `--screenshot out.png` renders the
+// window instead and exits (PNG, JPEG, ... by the file's suffix); it works headless.
 #include "autosave.h"
 #include "forecast_session.h"
 #include "main_window.h"
 
 #include "gpuforecast/error.h"
+#include "gpuforecast/scenario.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QIcon>
+#include <QImageWriter>
 #include <QMessageBox>
 #include <QTimer>
 
@@ -40,12 +44,31 @@ int main(int argc, char** argv)
     parser.setApplicationDescription("Forecast deep-learning performance on GPUs you do not have.");
     parser.addHelpOption();
     parser.addVersionOption();
-    QCommandLineOption screenshot("screenshot", "Render the main window to <file> (PNG) and exit.", "file");
+    QCommandLineOption screenshot("screenshot", "Render the main window to <file> (PNG, JPEG, ... by suffix) and exit.",
+                                  "file");
     parser.addOption(screenshot);
-    QCommandLineOption chart("chart", "With --screenshot: the chart tab in front (breakdown, compare, waves, ...).",
-                             "title");
+    QCommandLineOption chart("chart", "The chart tab in front (breakdown, compare, waves, ...).", "title");
     parser.addOption(chart);
+    parser.addPositionalArgument("scenario", "A scenario file to open (default: the last one).", "[scenario.json]");
     parser.process(app);
+    // Mistakes on the command line are refused before anything opens, as gpuforecast-cli does.
+    auto usageError = [](const QString& message) {
+        std::fprintf(stderr, "gpuforecast: %s\n", qPrintable(message));
+        return 2;
+    };
+    if (parser.positionalArguments().size() > 1)
+        return usageError(QString("one scenario file at most, got %1 arguments: %2")
+                              .arg(parser.positionalArguments().size())
+                              .arg(parser.positionalArguments().join(' ')));
+    if (parser.values(chart).size() > 1)
+        return usageError("--chart: given twice");
+    if (parser.values(screenshot).size() > 1)
+        return usageError("--screenshot: given twice");
+    if (parser.isSet(screenshot)) {
+        const QString suffix = QFileInfo(parser.value(screenshot)).suffix().toLower();
+        if (!QImageWriter::supportedImageFormats().contains(suffix.toLatin1()))
+            return usageError(QString("--screenshot: %1: name it .png, .jpg or another image format").arg(parser.value(screenshot)));
+    }
 
     std::unique_ptr<gpuforecast::ui::ForecastSession> session;
     try {
@@ -60,26 +83,34 @@ int main(int argc, char** argv)
     }
     gpuforecast::ui::MainWindow window(session.get());
     window.resize(1600, 1000);
+    if (parser.isSet(chart) && !window.showChart(parser.value(chart)))
+        return usageError(QString("--chart: no chart '%1' (one of: %2)")
+                              .arg(parser.value(chart), window.chartTitles().join(", ").toLower()));
+    const QString scenario = parser.positionalArguments().value(0);
     if (parser.isSet(screenshot)) {
-        if (parser.isSet(chart) && !window.showChart(parser.value(chart))) {
-            std::fprintf(stderr, "gpuforecast: --chart: no chart '%s' (one of: %s)\n", qPrintable(parser.value(chart)),
-                         qPrintable(window.chartTitles().join(", ").toLower()));
-            return 2;
+        if (!scenario.isEmpty()) {
+            try { // the reason, for the terminal; openScenario shows it only in the window
+                gpuforecast::loadScenario(scenario.toStdString());
+            } catch (const gpuforecast::ForecastError& e) {
+                return usageError(QString::fromUtf8(e.what()));
+            }
+            if (!window.openScenario(scenario))
+                return usageError(scenario + ": the scenario does not apply to this installation");
         }
         window.show();
         QApplication::processEvents();
         window.repaint();
         QApplication::processEvents();
         const QString path = parser.value(screenshot);
-        if (!window.grab().save(path, "PNG")) {
-            std::fprintf(stderr, "gpuforecast: cannot write %s\n", qPrintable(path));
-            return 1;
-        }
+        if (!window.grab().save(path)) // the format follows the suffix, checked above
+            return usageError(path + ": cannot write the image");
         return 0;
     }
     // Not for --screenshot either: it neither offers nor keeps anyone's work. The window owns it.
     window.setAutosave(new gpuforecast::ui::Autosave(session.get(), {}, &window));
     window.restoreSettings(); // layout, unsaved work after a crash, last scenario; not for --screenshot
     window.show();
+    if (!scenario.isEmpty()) // after the last scenario: the one named wins; a bad file says why
+        window.openScenario(scenario);
     return QApplication::exec();
 }
