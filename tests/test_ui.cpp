@@ -228,6 +228,15 @@ private slots:
         for (const auto& s : chart.shown())
             QVERIFY(std::max(std::abs(top.lowerChange), std::abs(top.higherChange)) >=
                     std::max(std::abs(s.lowerChange), std::abs(s.higherChange)));
+        // A field without bars (memory size never changes the time) says so instead of looking empty.
+        int none = 0;
+        for (const auto& s : chart.shown())
+            none += std::max(std::abs(s.lowerChange), std::abs(s.higherChange)) < 5e-4;
+        QVERIFY(none >= 1);
+        int labels = 0;
+        for (int i = 0; i < chart.plot()->itemCount(); ++i)
+            labels += chart.plot()->item(i)->objectName() == "noEffect";
+        QCOMPARE(labels, none);
     }
 
     void scenarioSavedAndReopenedGivesIdenticalForecasts()

@@ -76,6 +76,7 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     ops->setSortingEnabled(true);
     ops->sortByColumn(OperatorTableModel::TimeMs, Qt::DescendingOrder);
     ops->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    ops->horizontalHeader()->setStretchLastSection(true); // no blank strip right of the table
     ops->verticalHeader()->hide();
     ops->setAlternatingRowColors(true);
     ops->setSelectionBehavior(QAbstractItemView::SelectRows);

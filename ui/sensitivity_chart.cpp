@@ -31,6 +31,7 @@ void SensitivityChart::rebuild()
                                                     session_->effectiveGpu(gpuId_), 0.2, session_->layout())
                                   : std::vector<SpecSensitivity>{};
     plot_->clearPlottables();
+    plot_->clearItems();
     applyChartStyle(plot_);
     // Horizontal bars: keys are rows (largest effect on top), values are % change of step time.
     auto* lower = lower_ = new QCPBars(plot_->yAxis, plot_->xAxis);
@@ -54,6 +55,15 @@ void SensitivityChart::rebuild()
         ticker->addTick(key, QString::fromStdString(rows_[std::size_t(i)].label));
         extent = std::max({extent, std::abs(100 * rows_[std::size_t(i)].lowerChange),
                            std::abs(100 * rows_[std::size_t(i)].higherChange)});
+        // A field the step time does not depend on (memory size, often L2) has no bars at all,
+        // which reads as missing data; say it.
+        if (std::max(std::abs(rows_[std::size_t(i)].lowerChange), std::abs(rows_[std::size_t(i)].higherChange)) < 5e-4) {
+            auto* none = new QCPItemText(plot_);
+            none->setObjectName("noEffect");
+            none->position->setCoords(0, key);
+            none->setText(tr("no effect (under 0.05%)"));
+            none->setColor(plot_->xAxis->tickLabelColor());
+        }
     }
     plot_->yAxis->setTicker(ticker);
     plot_->yAxis->setRange(0.4, n + 0.6);
