@@ -41,9 +41,11 @@ const char* kUsage =
 // a script reading the output must hear of it (exit 1, as for any failure that is not the input's).
 int finishOutput(int code)
 {
+    errno = 0;
     std::cout.flush();
     if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
-        std::cerr << "gpuforecast-cli: cannot write the output (" << std::strerror(errno) << ")\n";
+        const int err = errno;
+        std::cerr << "gpuforecast-cli: cannot write the output (" << (err ? std::strerror(err) : "write error") << ")\n";
         return 1;
     }
     return code;

@@ -84,10 +84,13 @@ void writeInPlace(const std::string& path, const std::string& content)
     std::FILE* f = std::fopen(path.c_str(), "wb");
     if (!f)
         throwInputError(path, "", "cannot write (" + std::string(std::strerror(errno)) + ")");
-    const bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size() && std::fflush(f) == 0;
-    const int err = errno;
-    if (std::fclose(f) != 0 || !ok)
-        throwInputError(path, "", "write failed (" + std::string(std::strerror(err)) + ")");
+    errno = 0;
+    const bool written = std::fwrite(content.data(), 1, content.size(), f) == content.size() && std::fflush(f) == 0;
+    const int writeError = errno;
+    const bool closed = std::fclose(f) == 0;
+    const int err = written ? errno : writeError;
+    if (!written || !closed)
+        throwInputError(path, "", "write failed (" + std::string(err ? std::strerror(err) : "short write") + ")");
 }
 
 } // namespace
