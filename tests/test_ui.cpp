@@ -615,6 +615,20 @@ private slots:
             QVERIFY(own.forecast.utilization <= 1);
             QCOMPARE(double(c.fill.fullWaves) + (c.fill.partialFill > 0 ? 1 : 0), c.ownWaves);
         }
+        // Each staircase marks the model's kernel at its own time, the operator table's per launch
+        // (the dashed line alone can fall on a riser and read as the next step).
+        int points = 0;
+        for (int i = 0; i < chart.plot()->graphCount(); ++i) {
+            const QCPGraph* g = chart.plot()->graph(i);
+            if (g->objectName() != "modelPoint")
+                continue;
+            const auto& ops = (*session.forecasts())[std::size_t(points++)].ops;
+            const OpForecast& own = *std::find_if(ops.begin(), ops.end(), [&](const OpForecast& o) { return o.op.node == largest->op.node; });
+            QCOMPARE(g->dataCount(), 1);
+            QVERIFY2(std::abs(g->data()->begin()->value / (own.forecast.seconds * 1e3) - 1) < 1e-9,
+                     qPrintable(QString("%1 ms, table %2 ms").arg(g->data()->begin()->value).arg(own.forecast.seconds * 1e3)));
+        }
+        QCOMPARE(points, int(session.forecasts()->size()));
         // Boundary markers sit where the first GPU gains a wave.
         QVERIFY(!chart.markedBoundaries().empty());
         const GpuSpec first = session.effectiveGpu(session.selectedGpus().front());

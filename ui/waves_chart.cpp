@@ -228,6 +228,22 @@ void WavesChart::drawStaircase()
         step->setBrush(shade);
         step->setData({from, to}, {yTop, yTop}, true);
     }
+    // Where the model's kernel sits on each staircase: the dashed line often falls on a step's
+    // riser (m = 4096 fills whole waves; 4097 starts the next), and a reader took the next step's
+    // time for the kernel's.
+    for (std::size_t i = 0; i < sweeps_.size(); ++i) {
+        const auto& d = sweeps_[i].dimension;
+        const auto at = std::upper_bound(d.begin(), d.end(), own);
+        if (at == d.begin())
+            continue;
+        auto* point = plot_->addGraph(plot_->xAxis, plot_->yAxis);
+        point->setObjectName("modelPoint");
+        point->setPen(QPen(gpuColor(i), 2));
+        point->setLineStyle(QCPGraph::lsNone);
+        point->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(gpuColor(i), 2), QBrush(Qt::white), 8));
+        point->setData({own}, {sweeps_[i].ms[std::size_t(at - d.begin()) - 1]}, true);
+        point->removeFromLegend();
+    }
     // The kernel's own size, with how its tiles fill each GPU's SMs: top left, where the steps are low.
     auto* line = new QCPItemStraightLine(plot_);
     line->setClipAxisRect(staircaseRect_); // items clip to the first axis rect unless told
