@@ -25,7 +25,7 @@ const char* kUsage =
     "usage: gpuforecast-cli <command> [options]\n"
     "commands:\n"
     "  gpus | models                         list known GPUs / bundled models\n"
-    "  predict --model ID|config.json --gpu ID|spec.json --batch N --seq N\n"
+    "  predict --model ID|config.json --gpu ID|spec.json --seq N [--batch N (default 1)]\n"
     "          [--mode inference|training] [--fusion] [--json]\n"
     "          [--parallel dpN|tpN|ppN_M] [--dp N --tp N --pp N --microbatches M --schedule gpipe|1f1b]\n"
     "                                        forecast a whole model\n"
