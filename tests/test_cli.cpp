@@ -221,6 +221,29 @@ private slots:
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::System).size(), 2); // no temporary left
         QCOMPARE(cli({"kernels", "--in", kData + "/small_kernels.csv", "--out", "/dev/null"}).code, 0);
         QVERIFY(!QFileInfo("/dev/null").isFile()); // still the device
+        // A link to a file not yet there creates the file and stays a link.
+        const QString dangling = dir.filePath("dangling.csv"), later = dir.filePath("later.csv");
+        QVERIFY(QFile::link(later, dangling));
+        QCOMPARE(cli({"kernels", "--in", kData + "/small_kernels.csv", "--out", dangling}).code, 0);
+        QVERIFY(QFileInfo(dangling).isSymLink() && QFileInfo(later).size() > 100);
+        // A private file stays private when replaced.
+        QVERIFY(QFile::setPermissions(target, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        QCOMPARE(cli({"kernels", "--in", kData + "/small_kernels.csv", "--out", target}).code, 0);
+        const auto perms = QFile::permissions(target);
+        QVERIFY(perms.testFlags(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        QVERIFY(!(perms & (QFileDevice::ReadGroup | QFileDevice::ReadOther | QFileDevice::WriteGroup | QFileDevice::WriteOther)));
+        // --out /dev/stdout into an appended log adds to it; it must not swap the log for a new file.
+        const QString log = dir.filePath("log.txt");
+        QFile l(log);
+        QVERIFY(l.open(QIODevice::WriteOnly) && l.write("previous line\n") > 0);
+        l.close();
+        QProcess p;
+        p.setStandardOutputFile(log, QIODevice::Append);
+        p.start(GPUFORECAST_CLI, {"kernels", "--in", kData + "/small_kernels.csv", "--out", "/dev/stdout"});
+        QVERIFY(p.waitForFinished(60000) && p.exitCode() == 0);
+        QVERIFY(l.open(QIODevice::ReadOnly));
+        const QByteArray logged = l.readAll();
+        QVERIFY2(logged.startsWith("previous line\nop,gpu,") && logged.contains("pred_ms"), logged.left(200).constData());
     }
 
     // An edited copy of a sheet may keep the bundled id; the output says the sheet came from a file.

@@ -81,7 +81,17 @@ namespace {
 // replace (`--out /dev/null`, a FIFO a reader waits on, /dev/stdout).
 void writeInPlace(const std::string& path, const std::string& content)
 {
-    std::FILE* f = std::fopen(path.c_str(), "wb");
+    // The process's own streams are written where they already point: reopened, a redirected
+    // stdout would be truncated (`>> log` lost its earlier lines).
+    if (path == "/dev/stdout" || path == "/dev/fd/1" || path == "/proc/self/fd/1" || path == "/dev/stderr" ||
+        path == "/dev/fd/2" || path == "/proc/self/fd/2") {
+        std::FILE* stream = path.back() == '1' || path == "/dev/stdout" ? stdout : stderr;
+        errno = 0;
+        if (std::fwrite(content.data(), 1, content.size(), stream) != content.size() || std::fflush(stream) != 0)
+            throwInputError(path, "", "write failed (" + std::string(errno ? std::strerror(errno) : "short write") + ")");
+        return;
+    }
+    std::FILE* f = std::fopen(path.c_str(), "ab"); // a device or FIFO: append never truncates
     if (!f)
         throwInputError(path, "", "cannot write (" + std::string(std::strerror(errno)) + ")");
     errno = 0;
@@ -99,15 +109,22 @@ void writeFileAtomically(const std::string& path, const std::string& content)
 {
     namespace fs = std::filesystem;
     std::error_code statError;
+    // /dev/stdout, /dev/fd/N, /proc/self/fd/N name whatever the process writes to, a terminal or
+    // an appended log: written into, never replaced (a rename would swap the log for our output).
+    const std::string lexical = fs::path(path).lexically_normal().string();
+    if (lexical.rfind("/dev/", 0) == 0 || lexical.rfind("/proc/", 0) == 0)
+        return writeInPlace(path, content);
     // A symbolic link is written through, as any editor does: the temporary goes beside the file it
-    // names and replaces that, not the link. A device or FIFO cannot be replaced at all.
+    // names (which may not exist yet) and replaces that, not the link.
     fs::path target(path);
-    if (fs::is_symlink(fs::symlink_status(target, statError))) {
-        const fs::path resolved = fs::weakly_canonical(target, statError);
-        if (!statError)
-            target = resolved;
+    for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(target, statError)); ++hops) {
+        const fs::path next = fs::read_symlink(target, statError);
+        if (statError)
+            break;
+        target = next.is_absolute() ? next : target.parent_path() / next;
     }
-    if (const auto st = fs::status(target, statError); fs::exists(st) && !fs::is_regular_file(st)) {
+    const auto st = fs::status(target, statError);
+    if (fs::exists(st) && !fs::is_regular_file(st)) { // a device or FIFO cannot be replaced at all
         if (fs::is_directory(st))
             throwInputError(path, "", "is a folder, not a file");
         return writeInPlace(target.string(), content);
@@ -128,6 +145,8 @@ void writeFileAtomically(const std::string& path, const std::string& content)
         }
     }
     std::error_code ec;
+    if (fs::exists(st)) // the replacement keeps the file's permissions (a private 0600 file stays private)
+        fs::permissions(tmp, st.permissions(), fs::perm_options::replace, ec);
     fs::rename(tmp, target, ec);
     if (ec) {
         const std::string why = ec.message(); // before remove() overwrites ec ("Success")
