@@ -91,6 +91,13 @@ private slots:
         const QByteArray before = a.readAll(), after = b.readAll();
         QCOMPARE(after, before);
         QCOMPARE(before.left(before.indexOf('\n')).count("pred_ms"), 1);
+        // Rerun without --details, the old detail columns go too: they described another forecast.
+        const QString plain = dir.filePath("plain.csv");
+        QCOMPARE(cli({"kernels", "--in", second, "--out", plain}).code, 0);
+        QFile c(plain);
+        QVERIFY(c.open(QIODevice::ReadOnly));
+        const QByteArray header = c.readLine().trimmed();
+        QVERIFY2(header.endsWith(",note,pred_ms") && !header.contains("utilization"), header.constData());
     }
 
     void kernelsNeverReadsMeasuredColumns()

@@ -47,14 +47,15 @@ int runKernels(const std::vector<std::string>& args)
             forecasts[idx[j]] = f[j];
     }
 
-    std::vector<std::string> added{"pred_ms"};
-    if (details) // why the forecast is what it is: the tile, the waves, the bound, the utilization
-        added.insert(added.end(), {"pred_low_ms", "pred_high_ms", "tile", "waves", "bound", "utilization"});
-    // Columns this command writes are not passed through: run on its own output (to try other
-    // weights, say) it replaces the old forecast instead of adding a second pred_ms beside it.
+    // Why the forecast is what it is (--details): the tile, the waves, the bound, the utilization.
+    static const std::vector<std::string> kWritten{"pred_ms", "pred_low_ms", "pred_high_ms", "tile", "waves", "bound",
+                                                   "utilization"};
+    const std::vector<std::string> added(kWritten.begin(), details ? kWritten.end() : kWritten.begin() + 1);
+    // Columns this command writes, with --details or not, are not passed through: run on its own
+    // output (to try other weights, say) it replaces the old forecast, and leaves no stale details.
     std::vector<std::size_t> kept;
     for (std::size_t c = 0; c < table.header.size(); ++c)
-        if (std::find(added.begin(), added.end(), table.header[c]) == added.end())
+        if (std::find(kWritten.begin(), kWritten.end(), table.header[c]) == kWritten.end())
             kept.push_back(c);
     auto keptCells = [&](const std::vector<std::string>& cells) {
         std::vector<std::string> out;

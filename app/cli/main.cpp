@@ -62,7 +62,7 @@ int main(int argc, char** argv)
         std::cerr << kUsage;
         return 2;
     }
-    if (args[0] == "help" || std::any_of(args.begin(), args.end(), asksForHelp)) { // also "predict --help"
+    if (args[0] == "help" || asksForHelp(args[0])) {
         std::cout << kUsage;
         return finishOutput(0);
     }
@@ -83,6 +83,10 @@ int main(int argc, char** argv)
     if (it == commands.end()) {
         std::cerr << "gpuforecast-cli: unknown command '" << args[0] << "' (see --help)\n";
         return 2;
+    }
+    if (std::any_of(args.begin() + 1, args.end(), asksForHelp)) { // "predict --help"
+        std::cout << kUsage;
+        return finishOutput(0);
     }
     try {
         return finishOutput(it->second({args.begin() + 1, args.end()}));

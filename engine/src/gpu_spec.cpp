@@ -184,7 +184,7 @@ std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec)
         return std::nullopt;
     char text[240];
     std::snprintf(text, sizeof text,
-                  "FP32 peak %.6g GFLOP/s is %.2gx 2 x SMs x cores per SM x boost clock (%.5g GFLOP/s); "
+                  "FP32 peak %.6g GFLOP/s is %.3gx 2 x SMs x cores per SM x boost clock (%.5g GFLOP/s); "
                   "forecasts use the FP32 peak",
                   spec.fp32Gflops, ratio, product);
     return std::string(text);

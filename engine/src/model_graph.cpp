@@ -55,8 +55,9 @@ void Builder::linear(const std::string& node, long long m, long long n, long lon
         return;
     add(node, Phase::Backward, Kernel::gemm("linear", 1, m, k, n));
     add(node, Phase::Backward, Kernel::gemm("linear", 1, k, m, n));
+    const std::size_t before = out_.size(); // add() records nothing in a section that runs 0 times
     add(node, Phase::Accumulate, Kernel::vector("add", 1, n * k));
-    if (tiedWeight && !out_.empty())
+    if (tiedWeight && out_.size() > before)
         out_.back().sharedParameter = true;
     if (bias)
         add(node, Phase::Accumulate, Kernel::vector("add", 1, k));
