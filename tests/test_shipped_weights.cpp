@@ -267,20 +267,36 @@ private slots:
     void thinGemmsAreNoSlowerThanTheirPaddedShape()
     {
         const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
-        for (const auto& gpu : loadGpuDirectory(kRes + "/gpus"))
-            for (long long m : {1LL, 3LL, 17LL, 64LL, 100LL, 200LL})
+        const auto gpus = loadGpuDirectory(kRes + "/gpus");
+        auto up = [](long long v, long long to) { return (v + to - 1) / to * to; };
+        for (const auto& gpu : gpus)
+            for (long long thinDim : {1LL, 3LL, 17LL, 64LL, 100LL, 200LL})
                 for (long long to : {64LL, 128LL, 256LL}) {
-                    if (m >= to)
+                    if (thinDim >= to)
                         continue;
                     for (const char* op : {"linear", "bmm"}) {
                         const long long b = op == std::string("bmm") ? 16 : 1;
-                        const double thin = f.predict(Kernel::gemm(op, b, m, 4096, 4096), gpu).seconds;
-                        const double padded = f.predict(Kernel::gemm(op, b, (m + to - 1) / to * to, 4096, 4096), gpu).seconds;
-                        QVERIFY2(thin <= padded * (1 + 1e-12),
-                                 qPrintable(QString("%1 %2 m=%3: %4 ms, padded to %5: %6 ms")
-                                                .arg(gpu.id.c_str(), op).arg(m).arg(thin * 1e3).arg(to).arg(padded * 1e3)));
+                        // Thin in rows (m) and, separately, in columns (k).
+                        for (bool rows : {true, false}) {
+                            const Kernel thin = rows ? Kernel::gemm(op, b, thinDim, 4096, 4096) : Kernel::gemm(op, b, 4096, 4096, thinDim);
+                            const Kernel padded = rows ? Kernel::gemm(op, b, up(thinDim, to), 4096, 4096)
+                                                       : Kernel::gemm(op, b, 4096, 4096, up(thinDim, to));
+                            const KernelForecast t = f.predict(thin, gpu), p = f.predict(padded, gpu);
+                            QVERIFY2(t.seconds <= p.seconds * (1 + 1e-12),
+                                     qPrintable(QString("%1 %2 %3=%4: %5 ms, padded to %6: %7 ms")
+                                                    .arg(gpu.id.c_str(), op, rows ? "m" : "k").arg(thinDim).arg(t.seconds * 1e3)
+                                                    .arg(to).arg(p.seconds * 1e3)));
+                        }
                     }
                 }
+        // The case that was found: on an RTX 4090 one row cost twice 256 rows; it now runs as 256
+        // rows, and says so.
+        const GpuSpec& rtx = *findGpu(gpus, "RTX-4090");
+        const KernelForecast one = f.predict(Kernel::gemm("linear", 1, 1, 4096, 4096), rtx);
+        QCOMPARE(one.seconds, f.predict(Kernel::gemm("linear", 1, 256, 4096, 4096), rtx).seconds);
+        QCOMPARE(one.paddedM, 256LL);
+        QCOMPARE(one.paddedK, 4096LL);
+        QCOMPARE(f.predict(Kernel::gemm("linear", 1, 4096, 4096, 4096), rtx).paddedM, 0LL);
     }
 
     // Attention-sized softmax and layer norm are up to 64x the largest measured kernel. Beyond that

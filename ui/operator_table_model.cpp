@@ -82,11 +82,12 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
             return QString("%1 x %2").arg(k.b).arg(k.h);
         return QString("%1 MB moved").arg(k.fallbackBytes / 1e6, 0, 'f', 2);
     case Tile:
-        if (k.isGemm())
-            return QString("%1x%2%3")
+        if (k.isGemm()) // a thin GEMM may run as a padded one: say so, the tile and waves are its
+            return QString("%1x%2%3%4")
                 .arg(g.gemmTile.alongK)
                 .arg(g.gemmTile.alongM)
-                .arg(g.gemmTile.reductionSplit > 1 ? QString(" /%1").arg(g.gemmTile.reductionSplit) : QString());
+                .arg(g.gemmTile.reductionSplit > 1 ? QString(" /%1").arg(g.gemmTile.reductionSplit) : QString())
+                .arg(o.forecast.paddedM > 0 ? tr(" (as %1x%2)").arg(o.forecast.paddedM).arg(o.forecast.paddedK) : QString());
         if (!priced)
             return QString();
         if (k.isRowWise()) // rows x row length

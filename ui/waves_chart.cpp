@@ -4,6 +4,7 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace gpuforecast::ui {
@@ -143,6 +144,13 @@ void WavesChart::rebuild()
         kernel_ = chosen->op.kernel;
         curves_ = utilizationCurves(*session_, kernel_);
         sweeps_ = sweepKernel(*session_, kernel_);
+        // The kernel's time in the model on each GPU, as the operator table has it: the sweep holds
+        // the tile fixed, while a thin GEMM in the model may run as a padded one (Forecaster::predict).
+        ownMs_.clear();
+        for (const auto& f : *forecasts) {
+            const auto op = std::find_if(f.ops.begin(), f.ops.end(), [&](const OpForecast& o) { return o.op.node == chosen->op.node; });
+            ownMs_.push_back(op == f.ops.end() ? qQNaN() : op->forecast.seconds * 1e3);
+        }
         utilizationTitle_->setText(tr("%1: learned utilization vs. waves").arg(shownOperator_));
         staircaseTitle_->setText(tr("%1: latency vs. %2 — it steps where the wave count rises").arg(shownOperator_, dimensionName()));
         drawUtilization();
@@ -231,17 +239,15 @@ void WavesChart::drawStaircase()
     // Where the model's kernel sits on each staircase: the dashed line often falls on a step's
     // riser (m = 4096 fills whole waves; 4097 starts the next), and a reader took the next step's
     // time for the kernel's.
-    for (std::size_t i = 0; i < sweeps_.size(); ++i) {
-        const auto& d = sweeps_[i].dimension;
-        const auto at = std::upper_bound(d.begin(), d.end(), own);
-        if (at == d.begin())
+    for (std::size_t i = 0; i < sweeps_.size() && i < ownMs_.size(); ++i) {
+        if (!std::isfinite(ownMs_[i]))
             continue;
         auto* point = plot_->addGraph(plot_->xAxis, plot_->yAxis);
         point->setObjectName("modelPoint");
         point->setPen(QPen(gpuColor(i), 2));
         point->setLineStyle(QCPGraph::lsNone);
         point->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(gpuColor(i), 2), QBrush(Qt::white), 8));
-        point->setData({own}, {sweeps_[i].ms[std::size_t(at - d.begin()) - 1]}, true);
+        point->setData({own}, {ownMs_[i]}, true);
         point->removeFromLegend();
     }
     // The kernel's own size, with how its tiles fill each GPU's SMs: top left, where the steps are low.

@@ -64,6 +64,7 @@ private:
     QString shownOperator_;
     std::vector<UtilizationCurve> curves_;
     std::vector<WaveSweep> sweeps_;
+    std::vector<double> ownMs_; // the shown kernel's time in the model, per compared GPU
     std::vector<double> markedBoundaries_;
     std::vector<const QCPGraph*> curveGraphs_, ownGraphs_, stepGraphs_; // index: GPU
 };

@@ -76,7 +76,8 @@ int runKernels(const std::vector<std::string>& args)
             const auto& g = f.geometry;
             const std::string tile = table.rows[i].kernel.isGemm()
                                          ? std::to_string(g.gemmTile.alongK) + "x" + std::to_string(g.gemmTile.alongM) +
-                                               (g.gemmTile.reductionSplit > 1 ? "/split" + std::to_string(g.gemmTile.reductionSplit) : "")
+                                               (g.gemmTile.reductionSplit > 1 ? "/split" + std::to_string(g.gemmTile.reductionSplit) : "") +
+                                               (f.paddedM > 0 ? " as m=" + std::to_string(f.paddedM) + " k=" + std::to_string(f.paddedK) : "")
                                          : std::to_string(static_cast<long long>(g.tileElements));
             out << ',' << f.secondsLow * 1e3 << ',' << f.secondsHigh * 1e3 << ',' << tile << ',' << g.waves << ','
                 << (g.memoryBound ? "memory" : "compute") << ',' << f.utilization;

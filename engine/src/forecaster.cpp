@@ -267,8 +267,11 @@ std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels,
     }
     std::vector<KernelForecast> out = predictAsGiven(all, gpu, std::nullopt);
     for (const auto& [i, j] : candidates)
-        if (out[j].seconds < out[i].seconds)
+        if (out[j].seconds < out[i].seconds) {
             out[i] = out[j];
+            out[i].paddedM = all[j].m;
+            out[i].paddedK = all[j].k;
+        }
     out.resize(kernels.size());
     return out;
 }
