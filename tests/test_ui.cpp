@@ -548,6 +548,7 @@ private slots:
             {{"--screenshot", out, "a.json", "b.json"}, "one scenario file at most"},
             {{"--screenshot", out, "--chart", "waves", "--chart", "roofline"}, "--chart: given twice"},
             {{"--screenshot", out, dir.filePath("missing.json")}, "missing.json: no such file"},
+            {{"--screenshot", out, "--bogus"}, "Unknown option 'bogus'"},
         };
         for (const auto& [args, expected] : mistakes) {
             p.start(GPUFORECAST_GUI, args);

@@ -256,7 +256,12 @@ void MainWindow::exportGpu()
     }
 }
 
-bool MainWindow::openScenario(const QString& path)
+bool MainWindow::openScenarioAskingFirst(const QString& path)
+{
+    return maybeSave() && openScenario(path);
+}
+
+bool MainWindow::openScenario(const QString& path, QString* errorText)
 {
     loading_ = true;
     std::optional<QString> error;
@@ -267,6 +272,8 @@ bool MainWindow::openScenario(const QString& path)
     }
     loading_ = false;
     if (error) {
+        if (errorText)
+            *errorText = *error;
         statusBar()->showMessage(tr("Not opened: %1").arg(*error), 15000);
         if (isVisible())
             QMessageBox::warning(this, tr("Cannot open scenario"), *error);

@@ -41,7 +41,9 @@ public:
     // (filtered and sorted), as CSV; false, with the reason shown, when the file cannot be written.
     bool exportComparisonCsv(const QString& path);
     bool exportOperatorCsv(const QString& path);
-    bool openScenario(const QString& path);  // false (and the reason shown) on a bad file
+    bool openScenario(const QString& path, QString* error = nullptr); // false (and the reason shown) on a bad file
+    // As File > Open does: unsaved work (recovered after a crash, say) is offered for saving first.
+    bool openScenarioAskingFirst(const QString& path);
     bool saveScenario(const QString& path);
     bool isModified() const { return modified_; }
     void restoreSettings(); // window layout, recent files, last scenario (not used for --screenshot)

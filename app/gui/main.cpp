@@ -6,7 +6,6 @@
 #include "main_window.h"
 
 #include "gpuforecast/error.h"
-#include "gpuforecast/scenario.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -42,20 +41,26 @@ int main(int argc, char** argv)
 
     QCommandLineParser parser;
     parser.setApplicationDescription("Forecast deep-learning performance on GPUs you do not have.");
-    parser.addHelpOption();
-    parser.addVersionOption();
+    const QCommandLineOption help = parser.addHelpOption();
+    const QCommandLineOption version = parser.addVersionOption();
     QCommandLineOption screenshot("screenshot", "Render the main window to <file> (PNG, JPEG, ... by suffix) and exit.",
                                   "file");
     parser.addOption(screenshot);
     QCommandLineOption chart("chart", "The chart tab in front (breakdown, compare, waves, ...).", "title");
     parser.addOption(chart);
     parser.addPositionalArgument("scenario", "A scenario file to open (default: the last one).", "[scenario.json]");
-    parser.process(app);
-    // Mistakes on the command line are refused before anything opens, as gpuforecast-cli does.
+    // Mistakes on the command line are refused before anything opens, with status 2 as
+    // gpuforecast-cli does (QCommandLineParser::process would exit 1).
     auto usageError = [](const QString& message) {
         std::fprintf(stderr, "gpuforecast: %s\n", qPrintable(message));
         return 2;
     };
+    if (!parser.parse(QCoreApplication::arguments()))
+        return usageError(parser.errorText());
+    if (parser.isSet(help))
+        parser.showHelp(0);
+    if (parser.isSet(version))
+        parser.showVersion();
     if (parser.positionalArguments().size() > 1)
         return usageError(QString("one scenario file at most, got %1 arguments: %2")
                               .arg(parser.positionalArguments().size())
@@ -88,15 +93,9 @@ int main(int argc, char** argv)
                               .arg(parser.value(chart), window.chartTitles().join(", ").toLower()));
     const QString scenario = parser.positionalArguments().value(0);
     if (parser.isSet(screenshot)) {
-        if (!scenario.isEmpty()) {
-            try { // the reason, for the terminal; openScenario shows it only in the window
-                gpuforecast::loadScenario(scenario.toStdString());
-            } catch (const gpuforecast::ForecastError& e) {
-                return usageError(QString::fromUtf8(e.what()));
-            }
-            if (!window.openScenario(scenario))
-                return usageError(scenario + ": the scenario does not apply to this installation");
-        }
+        QString error;
+        if (!scenario.isEmpty() && !window.openScenario(scenario, &error))
+            return usageError(error.startsWith(scenario) ? error : scenario + ": " + error);
         window.show();
         QApplication::processEvents();
         window.repaint();
@@ -110,7 +109,9 @@ int main(int argc, char** argv)
     window.setAutosave(new gpuforecast::ui::Autosave(session.get(), {}, &window));
     window.restoreSettings(); // layout, unsaved work after a crash, last scenario; not for --screenshot
     window.show();
-    if (!scenario.isEmpty()) // after the last scenario: the one named wins; a bad file says why
-        window.openScenario(scenario);
+    // After the last scenario and any recovered work: the one named wins, but recovered unsaved
+    // work is offered for saving first, as File > Open does.
+    if (!scenario.isEmpty())
+        window.openScenarioAskingFirst(scenario);
     return QApplication::exec();
 }
