@@ -137,8 +137,9 @@ QStringList CompareChart::extrapolationNotes(const ModelForecast& f) const
 {
     QStringList notes;
     if (session_->gpu(QString::fromStdString(f.gpu))) {
+        // A what-if variant is forecast with its sheet's learned efficiency, so the sheet's range counts.
         const GpuSpec gpu = session_->effectiveGpu(QString::fromStdString(f.gpu));
-        for (const auto& e : specExtrapolation(gpu, session_->forecaster().tiles().gpus()))
+        for (const auto& e : specExtrapolation(gpu.efficiencySheet(), session_->forecaster().tiles().gpus()))
             notes << QString::fromStdString(e.text);
         if (const auto donor = session_->forecaster().gemmEfficiencyDonor(gpu))
             notes << QString::fromStdString(describeDonor(*donor));

@@ -47,10 +47,8 @@ std::string comparisonCsv(const ForecastSession& session, const QString& baselin
         if (spec && spec->priceUsd && *spec->priceUsd > 0)
             perDollar = number(tokensPerSecond / (*spec->priceUsd / 1e3));
         if (spec) {
-            // As the forecast saw it: a what-if variant keeps its sheet's learned efficiency.
-            const GpuSpec effective = session.effectiveGpu(QString::fromStdString(f.gpu));
-            const GpuSpec& sheet = effective.efficiencyBasis ? *effective.efficiencyBasis : effective;
-            if (const auto d = session.forecaster().gemmEfficiencyDonor(sheet))
+            // As the forecast saw it (a what-if variant keeps its sheet's learned efficiency).
+            if (const auto d = session.forecaster().gemmEfficiencyDonor(session.effectiveGpu(QString::fromStdString(f.gpu))))
                 donor = d->gpu.id;
         }
         out << csv::joinRow({session.modelName().toStdString(), std::to_string(opt.batch), std::to_string(opt.seq),

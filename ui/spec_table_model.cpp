@@ -103,14 +103,16 @@ QVariant SpecTableModel::data(const QModelIndex& index, int role) const
         case UnitColumn: return QString::fromUtf8(f.unit);
         }
     }
+    // Only the FP32 peak's cell carries the sheet's arithmetic check.
+    const auto peakMismatch = f.key == std::string_view("fp32_gflops") ? fp32PeakMismatch(*g) : std::nullopt;
     if (role == Qt::ToolTipRole && index.column() == ValueColumn) {
         if (rejected_.contains(index.row()))
             return rejected_.value(index.row());
         QString tip = QString("%1 (%2), accepted range %3 to %4").arg(f.label, f.key).arg(f.lo).arg(f.hi);
         if (const QString use = forecastUse(f.key); !use.isEmpty())
             tip += "\n" + use;
-        if (const auto mismatch = fp32PeakMismatch(*g); mismatch && f.key == std::string_view("fp32_gflops"))
-            tip += "\n" + tr("Check the sheet: %1.").arg(QString::fromStdString(*mismatch));
+        if (peakMismatch)
+            tip += "\n" + tr("Check the sheet: %1.").arg(QString::fromStdString(*peakMismatch));
         return tip;
     }
     if (role == Qt::FontRole && index.column() == ValueColumn && forecastUse(f.key).startsWith(tr("For reference"))) {
@@ -121,11 +123,9 @@ QVariant SpecTableModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ForegroundRole && index.column() == ValueColumn && rejected_.contains(index.row()))
         return QBrush(Qt::red);
     // A peak that disagrees with SMs x cores x clock is most likely a typo the forecast would use.
-    if (role == Qt::ForegroundRole && index.column() == ValueColumn && f.key == std::string_view("fp32_gflops") &&
-        fp32PeakMismatch(*g))
+    if (role == Qt::ForegroundRole && index.column() == ValueColumn && peakMismatch)
         return QBrush(QColor(213, 94, 0)); // the charts' vermillion: a warning, not a refusal
-    if (role == Qt::BackgroundRole && index.column() == ValueColumn && f.key == std::string_view("fp32_gflops") &&
-        fp32PeakMismatch(*g))
+    if (role == Qt::BackgroundRole && index.column() == ValueColumn && peakMismatch)
         return QBrush(QColor(255, 236, 217));
     if (role == Qt::TextAlignmentRole && index.column() == ValueColumn)
         return int(Qt::AlignRight | Qt::AlignVCenter);

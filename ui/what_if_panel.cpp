@@ -73,7 +73,7 @@ void WhatIfPanel::showCoverage()
     // A what-if variant is forecast with its sheet's learned efficiency (GpuSpec::efficiencyBasis),
     // so the sheet's coverage is what counts.
     const GpuSpec gpu = session_->effectiveGpu(gpuId_);
-    const GpuSpec& sheet = gpu.efficiencyBasis ? *gpu.efficiencyBasis : gpu;
+    const GpuSpec& sheet = gpu.efficiencySheet();
     const auto& measured = session_->forecaster().tiles().gpus();
     QStringList beyond;
     for (const auto& e : specExtrapolation(sheet, measured))

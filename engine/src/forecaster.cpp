@@ -137,7 +137,7 @@ Forecaster Forecaster::loadFromDirectory(const std::string& weightsDir)
 
 std::optional<GemmEfficiencyDonor> Forecaster::gemmEfficiencyDonor(const GpuSpec& gpu) const
 {
-    return gpuforecast::gemmEfficiencyDonor(gpu, tiles_->gpus());
+    return gpuforecast::gemmEfficiencyDonor(gpu.efficiencySheet(), tiles_->gpus());
 }
 
 Eigen::MatrixXd Forecaster::logUtilization(const UtilizationModel& model, std::span<const Kernel> kernels,
@@ -183,7 +183,7 @@ Eigen::MatrixXd Forecaster::logUtilization(const UtilizationModel& model, std::s
     };
     // A what-if variant is read as the sheet it came from (GpuSpec::efficiencyBasis).
     const bool variant = gpu.efficiencyBasis != nullptr;
-    const GpuSpec& basis = variant ? *gpu.efficiencyBasis : gpu;
+    const GpuSpec& basis = gpu.efficiencySheet();
     donor = gemmEfficiencyDonor(basis);
     const double w = donor ? donor->weight : 0.0;
     std::vector<KernelGeometry> basisGeometries;

@@ -97,7 +97,8 @@ public:
     const TileDatabase& tiles() const { return *tiles_; }
 
     // The measured GPU whose GEMM efficiency `gpu` borrows, if its spec lies outside the range the
-    // networks were trained on (gemmEfficiencyDonor over the tile database's GPUs).
+    // networks were trained on (gemmEfficiencyDonor over the tile database's GPUs). A what-if
+    // variant is judged by the sheet it came from (GpuSpec::efficiencySheet), as its forecast is.
     std::optional<GemmEfficiencyDonor> gemmEfficiencyDonor(const GpuSpec& gpu) const;
 
 private:

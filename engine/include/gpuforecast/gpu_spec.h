@@ -40,6 +40,8 @@ struct GpuSpec {
     // with 20% more SMs came out 18% slower and one with 20% less memory 29% slower: with five
     // training GPUs the per-SM ratios tell the networks which GPU they see (docs/method.md, 3).
     std::shared_ptr<const GpuSpec> efficiencyBasis;
+    // The sheet whose learned efficiency a forecast of this spec reads: the basis, else itself.
+    const GpuSpec& efficiencySheet() const { return efficiencyBasis ? *efficiencyBasis : *this; }
 
     double peakFlops(bool matrix) const { return (matrix ? fp32MatrixGflops : fp32Gflops) * 1e9; }
     double bandwidthBytesPerSecond() const { return memoryBandwidthGBps * 1e9; }
