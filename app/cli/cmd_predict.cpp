@@ -145,14 +145,20 @@ void printNotes(const Notes& notes)
         std::printf("  note: %s\n", describeDonor(*notes.donor).c_str());
 }
 
+// `forecast`'s memory against its GPU's; `whose` names the GPU on a multi-GPU layout.
+void printMemory(const ModelForecast& r, const char* whose)
+{
+    std::printf("  memory     %10.2f GB of %.0f GB%s: %s\n", r.memory.totalBytes() / 1e9, r.gpuMemoryBytes / 1e9, whose,
+                r.fits() ? "fits" : "DOES NOT FIT");
+}
+
 void printText(const ModelForecast& r)
 {
     std::printf("%s on %s, batch %lld x seq %lld, %s%s\n", r.model.c_str(), r.gpu.c_str(), r.options.batch,
                 r.options.seq, r.options.training ? "training step" : "inference", r.options.fusion ? ", fused" : "");
     std::printf("  end to end %10.3f ms   (forward %.3f, backward %.3f, accumulate %.3f)\n", r.totalSeconds() * 1e3,
                 r.forwardSeconds * 1e3, r.backwardSeconds * 1e3, r.accumulateSeconds * 1e3);
-    std::printf("  memory     %10.2f GB of %.0f GB: %s\n", r.memory.totalBytes() / 1e9, r.gpuMemoryBytes / 1e9,
-                r.fits() ? "fits" : "DOES NOT FIT");
+    printMemory(r, "");
     std::vector<const OpForecast*> top;
     for (const auto& o : r.ops)
         top.push_back(&o);
@@ -259,8 +265,7 @@ int runPredict(const std::vector<std::string>& args)
                     p.totalSeconds() * 1e3, p.computeSeconds * 1e3, p.bubbleSeconds * 1e3, p.commSeconds() * 1e3,
                     p.tensorCommSeconds * 1e3, p.pipelineCommSeconds * 1e3, p.dataCommSeconds * 1e3);
         // The busiest GPU's shard and stage, as in the JSON: a layout that does not fit must say so.
-        std::printf("  memory     %10.2f GB of %.0f GB per GPU (the busiest): %s\n", p.step.memory.totalBytes() / 1e9,
-                    p.step.gpuMemoryBytes / 1e9, p.step.fits() ? "fits" : "DOES NOT FIT");
+        printMemory(p.step, " per GPU (the busiest)");
         printNotes(notes);
     }
     return 0;
