@@ -84,10 +84,35 @@ private slots:
 
     void memoryBoundTile()
     {
-        // n = 1: intensity far below balance, so the roof is intensity x bandwidth.
-        const auto g = gemmGeometry(Kernel::gemm("bmm", 1, 128, 1, 128), GemmTile{128, 128, 1}, toyGpu());
+        // n = 1: intensity far below balance, so the roof is intensity x bandwidth. Ten tiles fill
+        // the ten SMs: each tile moves its bytes at a tenth of the bandwidth.
+        const auto g = gemmGeometry(Kernel::gemm("bmm", 10, 128, 1, 128), GemmTile{128, 128, 1}, toyGpu());
         QVERIFY(g.memoryBound);
         QCOMPARE(g.rooflineFlops, g.arithmeticIntensity() * 100e9);
+        QCOMPARE(g.secondsAt(1.0), g.tileBytes / 10e9);
+    }
+
+    void partialWaveSharesTheBandwidth()
+    {
+        // Fewer tiles than SMs: the idle SMs draw no bandwidth, so the busy ones share all of it and
+        // the kernel takes its total bytes over the bandwidth, not a full wave's worth.
+        const GpuSpec gpu = toyGpu();
+        const auto full = gemmGeometry(Kernel::gemm("bmm", 10, 128, 1, 128), GemmTile{128, 128, 1}, gpu);
+        for (int tiles : {1, 4, 9}) {
+            const auto g = gemmGeometry(Kernel::gemm("bmm", tiles, 128, 1, 128), GemmTile{128, 128, 1}, gpu);
+            QCOMPARE(g.waves, 1.0);
+            QVERIFY(g.memoryBound);
+            QCOMPARE(g.secondsAt(1.0), tiles * g.tileBytes / 100e9);
+            QVERIFY(g.secondsAt(1.0) < full.secondsAt(1.0));
+        }
+        // A compute-bound tile still needs one SM's share of the peak, however few tiles run.
+        const auto one = gemmGeometry(Kernel::gemm("bmm", 1, 128, 64, 128), GemmTile{128, 128, 1}, gpu);
+        QVERIFY(!one.memoryBound);
+        QCOMPARE(one.secondsAt(1.0), one.tileFlops / 100e9);
+        // Vector kernels run many small blocks per SM, so their waves keep the per-SM share.
+        const auto add = vectorGeometry(Kernel::vector("add", 1, 512), gpu);
+        QCOMPARE(add.numTiles, 1.0);
+        QCOMPARE(add.secondsAt(1.0), add.tileBytes / 10e9);
     }
 
     void vectorTiles_data()
