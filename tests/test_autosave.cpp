@@ -174,6 +174,37 @@ private slots:
         QCOMPARE(run.window.windowTitle(), QString("Untitled* — GPU Forecast"));
         QCOMPARE(run.session.whatIf("T4").bandwidth, 2.0);
     }
+
+    // main() opens a scenario named on the command line after offering recovered work: restored
+    // work is unsaved, so the named file must ask first, and Cancel must keep the recovered work.
+    void aScenarioNamedAtStartAsksBeforeReplacingRecoveredWork()
+    {
+        QTemporaryDir recovery, scenarios;
+        writeFileAtomically(recovery.filePath("autosave.json").toStdString(), recoveryFile().toStdString());
+        const QString named = scenarios.filePath("named.json");
+        writeFileAtomically(named.toStdString(), R"({"format": "gpuforecast-scenario-1", "model": "gpt2_large",
+            "batch": 2, "seq": 512, "mode": "inference", "gpus": ["L4"]})");
+        Explorer run(userData_.store(), recovery.path());
+        QVERIFY(run.window.restoreRecovery());
+        QVERIFY(run.window.isModified());
+        const QString recoveryPath = run.autosave.path();
+        QVERIFY(QFileInfo::exists(recoveryPath));
+
+        answerNextMessageBox(QMessageBox::Cancel);
+        QVERIFY(!run.window.openScenarioAskingFirst(named));
+        QCOMPARE(run.session.selectedGpus(), QStringList{"T4"});
+        QCOMPARE(run.session.whatIf("T4").bandwidth, 2.0);
+        QVERIFY(run.window.isModified());
+        QVERIFY(QFileInfo::exists(recoveryPath)); // still recoverable after a crash
+
+        answerNextMessageBox(QMessageBox::Discard);
+        QVERIFY(run.window.openScenarioAskingFirst(named));
+        QCOMPARE(run.session.selectedGpus(), QStringList{"L4"});
+        QCOMPARE(run.session.options().batch, 2LL);
+        QVERIFY(!run.window.isModified());
+        QCOMPARE(run.window.windowTitle(), QString("named.json — GPU Forecast"));
+        QVERIFY(!QFileInfo::exists(recoveryPath)); // discarded on purpose: nothing left to offer
+    }
 };
 
 QTEST_MAIN(TestAutosave)

@@ -19,7 +19,8 @@ void finishRoofline(KernelGeometry& g, const GpuSpec& gpu, bool matrix, double r
     // tiles' worth (20 one-row attention products on a 128-SM part read 2.6 MB, not 17 MB).
     // Leave-one-GPU-out it also took held-out A100 `bmm` from 14% to 10% (docs/accuracy.md).
     // Vector kernels run many small blocks per SM, so "a tile per SM" describes no hardware state
-    // there; they keep the per-SM share.
+    // there; they keep the per-SM share. The last partial wave of a longer GEMM keeps it too: its
+    // tiles do not finish in lockstep, and pricing that tail the same way was worse held out.
     const bool partialWave = matrix && g.numTiles > 0 && g.numTiles < gpu.smCount;
     const double busyShare = partialWave ? gpu.smCount / g.numTiles : 1.0;
     const double memoryRoof = g.arithmeticIntensity() * reuse * busyShare * gpu.bandwidthBytesPerSecond();
