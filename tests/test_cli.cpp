@@ -79,6 +79,22 @@ private slots:
         }
     }
 
+    void kernelsWritesGzipWhenTheNameSaysSo()
+    {
+        // --in reads .csv.gz, so --out x.csv.gz must write gzip that reads back as the same table.
+        QTemporaryDir dir;
+        const QString plain = dir.filePath("p.csv"), packed = dir.filePath("p.csv.gz"), again = dir.filePath("a.csv");
+        QCOMPARE(cli({"kernels", "--in", kData + "/small_kernels.csv", "--out", plain}).code, 0);
+        QCOMPARE(cli({"kernels", "--in", kData + "/small_kernels.csv", "--out", packed}).code, 0);
+        QFile gz(packed);
+        QVERIFY(gz.open(QIODevice::ReadOnly));
+        QCOMPARE(gz.read(2), QByteArray("\x1f\x8b")); // the gzip magic number
+        QCOMPARE(cli({"kernels", "--in", packed, "--out", again}).code, 0);
+        QFile a(plain), b(again);
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        QCOMPARE(b.readAll(), a.readAll()); // rerun on its own output: the same forecasts, replaced
+    }
+
     void kernelsReplacesTheForecastColumnsOfItsOwnOutput()
     {
         // Rerun on its own output (to try other weights, say), it must not add a second pred_ms.
@@ -375,6 +391,7 @@ private slots:
         QTest::newRow("data parallel inference") << base + QStringList{"--batch", "4", "--parallel", "dp4"}
                                                  << "data parallelism applies to training";
         QTest::newRow("option twice") << base + QStringList{"--batch", "4", "--batch", "8"} << "--batch: given twice";
+        QTest::newRow("empty value") << base + QStringList{"--batch", ""} << "--batch: empty value";
         QTest::newRow("layout said twice") << base + QStringList{"--mode", "training", "--parallel", "tp4", "--tp", "2"}
                                            << "--tp: already set by --parallel tp4";
         QTest::newRow("config file missing") << QStringList{"predict", "--model", "/nope/config.json", "--gpu", "T4", "--seq", "8"}

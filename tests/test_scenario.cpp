@@ -96,6 +96,18 @@ private slots:
             QVERIFY2(QString(e.what()).contains(expected), e.what());
         }
     }
+
+    void aModelConfigIsNotAScenario()
+    {
+        // Opened as a scenario by mistake, a config.json must be named for what it is not.
+        const json config = json::parse(R"({"model_type": "gpt2", "n_embd": 1280, "n_layer": 36, "n_head": 20})");
+        try {
+            scenarioFromJson(config, "config.json");
+            QFAIL("accepted");
+        } catch (const ForecastError& e) {
+            QVERIFY2(QString(e.what()).startsWith("config.json: not a GPU Forecast scenario"), e.what());
+        }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestScenario)

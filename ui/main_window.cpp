@@ -76,6 +76,11 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     ops->setSortingEnabled(true);
     ops->sortByColumn(OperatorTableModel::TimeMs, Qt::DescendingOrder);
     ops->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // A fused chain's name ("attn.rope_q.cos+attn.rope_q.negate_half+...") sized to its contents
+    // pushed the times off-screen: the name column is the user's to widen, elided in the middle.
+    ops->horizontalHeader()->setSectionResizeMode(OperatorTableModel::Name, QHeaderView::Interactive);
+    ops->horizontalHeader()->resizeSection(OperatorTableModel::Name, 230);
+    ops->setTextElideMode(Qt::ElideMiddle);
     ops->horizontalHeader()->setStretchLastSection(true); // no blank strip right of the table
     ops->verticalHeader()->hide();
     ops->setAlternatingRowColors(true);

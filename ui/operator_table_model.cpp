@@ -68,7 +68,10 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
     }
     if (role == Qt::TextAlignmentRole && index.column() >= Count && index.column() != Dims && index.column() != Bound)
         return int(Qt::AlignRight | Qt::AlignVCenter);
-    if (role != Qt::DisplayRole)
+    // Fused chains have names of a hundred characters; the view elides them, the tooltip does not.
+    if (role == Qt::ToolTipRole && (index.column() == Name || index.column() == Dims || index.column() == Tile))
+        role = Qt::DisplayRole;
+    else if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
     case Name: return QString::fromStdString(o.op.node);

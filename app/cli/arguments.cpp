@@ -15,6 +15,8 @@ Arguments::Arguments(const std::vector<std::string>& args, const std::set<std::s
                 throw UsageError(a + ": missing value");
             if (values_.count(a)) // "--batch 4 ... --batch 8": which one was meant?
                 throw UsageError(a + ": given twice");
+            if (args[i + 1].empty()) // `--out "$unset"`: no option here takes an empty value
+                throw UsageError(a + ": empty value");
             values_[a] = args[++i];
         } else if (flags.count(a)) {
             flags_.insert(a);

@@ -84,9 +84,13 @@ int runKernels(const std::vector<std::string>& args)
         }
         out << '\n';
     }
-    if (auto path = a.value("--out"))
-        writeFileAtomically(*path, out.str());
-    else
+    if (auto path = a.value("--out")) {
+        // What --in reads, --out writes: a .gz name gets gzip, so the file can be read back.
+        if (path->size() > 3 && path->compare(path->size() - 3, 3, ".gz") == 0)
+            writeGzipFileAtomically(*path, out.str());
+        else
+            writeFileAtomically(*path, out.str());
+    } else
         std::cout << out.str();
     return 0;
 }

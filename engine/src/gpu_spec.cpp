@@ -51,7 +51,8 @@ const SpecField* findField(const std::string& key)
 std::string expectedRange(const SpecField& f)
 {
     std::ostringstream os;
-    os << "expected a number in [" << f.lo << ", " << f.hi << "]" << (*f.unit ? " " : "") << f.unit;
+    os << "expected a number in [" << json_fields::plainNumber(f.lo) << ", " << json_fields::plainNumber(f.hi) << "]"
+       << (*f.unit ? " " : "") << f.unit;
     return os.str();
 }
 
@@ -61,9 +62,9 @@ void checkRange(const SpecField& f, double v, const std::string& source)
     if (!std::isfinite(v))
         os << "expected a finite number, got " << v;
     else if (v < f.lo || v > f.hi)
-        os << expectedRange(f) << ", got " << v;
+        os << expectedRange(f) << ", got " << json_fields::plainNumber(v);
     else if (f.integral && std::floor(v) != v)
-        os << "expected a whole number, got " << v;
+        os << "expected a whole number, got " << json_fields::plainNumber(v);
     else
         return;
     throwInputError(source, f.key, os.str());

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 
 namespace gpuforecast {
@@ -18,13 +19,22 @@ void throwInputError(const std::string& source, const std::string& field, const 
 }
 
 namespace json_fields {
+
+std::string plainNumber(double x)
+{
+    std::ostringstream os;
+    if (std::isfinite(x) && std::floor(x) == x && std::fabs(x) < 1e15)
+        os << static_cast<long long>(x);
+    else
+        os << std::setprecision(6) << x;
+    return os.str();
+}
+
 namespace {
 
 std::string describeRange(double lo, double hi)
 {
-    std::ostringstream os;
-    os << "a number in [" << lo << ", " << hi << "]";
-    return os.str();
+    return "a number in [" + plainNumber(lo) + ", " + plainNumber(hi) + "]";
 }
 
 const nlohmann::json* find(const nlohmann::json& j, const std::string& key)
@@ -44,9 +54,7 @@ double checkedNumber(const nlohmann::json& v, const Context& ctx, const std::str
                                                        std::string(v.type_name()));
     const double x = v.get<double>();
     if (!std::isfinite(x) || x < lo || x > hi) {
-        std::ostringstream os;
-        os << "expected " << describeRange(lo, hi) << ", got " << x;
-        throwInputError(ctx.source, ctx.name(key), os.str());
+        throwInputError(ctx.source, ctx.name(key), "expected " + describeRange(lo, hi) + ", got " + plainNumber(x));
     }
     return x;
 }
@@ -163,7 +171,11 @@ nlohmann::json parse(const std::string& text, const std::string& source)
     try {
         return nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& e) {
-        throwInputError(source, "", std::string("not valid JSON (") + e.what() + ")");
+        // nlohmann prefixes "[json.exception.parse_error.101] ", which tells a user nothing.
+        std::string what = e.what();
+        if (const auto end = what.find("] "); what.rfind("[json.exception.", 0) == 0 && end != std::string::npos)
+            what.erase(0, end + 2);
+        throwInputError(source, "", "not valid JSON (" + what + ")");
     }
 }
 

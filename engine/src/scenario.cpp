@@ -36,6 +36,11 @@ Scenario scenarioFromJson(const nlohmann::json& j, const std::string& source)
     const Context ctx{source, ""};
     if (!j.is_object())
         throwInputError(source, "", "expected a JSON object (a GPU Forecast scenario)");
+    // A model's config.json or a spec sheet opened by mistake has no "format": say what the file is
+    // not, rather than that one field is missing.
+    if (!j.contains("format"))
+        throwInputError(source, "", std::string("not a GPU Forecast scenario (it has no \"format\": \"") + kFormat +
+                                        "\"; model configs and spec sheets are opened from the Model and GPU panels)");
     if (requireString(j, ctx, "format") != kFormat)
         throwInputError(source, "format", std::string("expected \"") + kFormat + "\"");
     Scenario s;

@@ -30,6 +30,9 @@ std::optional<double> optionalNumber(const nlohmann::json& j, const Context& ctx
 std::optional<long long> optionalInteger(const nlohmann::json& j, const Context& ctx, const std::string& key,
                                          long long lo, long long hi);
 
+// A number as people write it in messages: 1048576, not 1.04858e+06; 0.5; 1e+308 only when huge.
+std::string plainNumber(double x);
+
 // Parses text into JSON, turning every nlohmann exception into a ForecastError naming the source.
 nlohmann::json parse(const std::string& text, const std::string& source);
 
