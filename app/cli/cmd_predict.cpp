@@ -148,8 +148,10 @@ void printNotes(const Notes& notes)
 // `forecast`'s memory against its GPU's; `whose` names the GPU on a multi-GPU layout.
 void printMemory(const ModelForecast& r, const char* whose)
 {
-    std::printf("  memory     %10.2f GB of %.0f GB%s: %s\n", r.memory.totalBytes() / 1e9, r.gpuMemoryBytes / 1e9, whose,
-                r.fits() ? "fits" : "DOES NOT FIT");
+    // Whole gigabytes for real cards; a what-if sheet of 0.5 GB must not print "of 0 GB".
+    const double capacity = r.gpuMemoryBytes / 1e9;
+    std::printf(capacity >= 10 ? "  memory     %10.2f GB of %.0f GB%s: %s\n" : "  memory     %10.2f GB of %.3g GB%s: %s\n",
+                r.memory.totalBytes() / 1e9, capacity, whose, r.fits() ? "fits" : "DOES NOT FIT");
 }
 
 void printText(const ModelForecast& r)
