@@ -86,7 +86,7 @@ int runKernels(const std::vector<std::string>& args)
     }
     if (auto path = a.value("--out")) {
         // What --in reads, --out writes: a .gz name gets gzip, so the file can be read back.
-        if (path->size() > 3 && path->compare(path->size() - 3, 3, ".gz") == 0)
+        if (endsWith(*path, ".gz"))
             writeGzipFileAtomically(*path, out.str());
         else
             writeFileAtomically(*path, out.str());
