@@ -77,6 +77,28 @@ private slots:
         QVERIFY(!fp32PeakMismatch(v100));
     }
 
+    void smCacheFieldsAreOptional()
+    {
+        // Every bundled sheet gives them; a sheet without them loads, saves without them, and
+        // forecasts read it as a Volta-like SM.
+        for (const auto& g : loadGpuDirectory(kRes + "/gpus")) {
+            QVERIFY2(g.l1CacheKb >= 16 && g.l1CacheKb <= 256, g.id.c_str());
+            QVERIFY2(g.maxThreadsPerSm >= 1024 && g.maxThreadsPerSm <= 2560, g.id.c_str());
+        }
+        const GpuSpec v100 = gpuSpecFromJson(validSpec(), "v100");
+        QCOMPARE(v100.l1CacheKb, 128.0);
+        QCOMPARE(v100.maxThreadsPerSm, 2048.0);
+        json j = validSpec();
+        j.erase("l1_cache_kb");
+        j.erase("max_threads_per_sm");
+        const GpuSpec bare = gpuSpecFromJson(j, "bare");
+        QCOMPARE(bare.l1CacheKb, 0.0);
+        QCOMPARE(bare.l1CacheKbOrDefault(), 128.0);
+        QCOMPARE(bare.threadsPerSmOrDefault(), 2048.0);
+        QVERIFY(!gpuSpecToJson(bare).contains("l1_cache_kb"));
+        validateGpuSpec(bare, "bare"); // "not given" is valid
+    }
+
     void roundTripThroughJson()
     {
         const GpuSpec a = gpuSpecFromJson(validSpec(), "v100");
@@ -105,6 +127,8 @@ private slots:
         QTest::newRow("id missing") << "id" << "<remove>" << "id: missing";
         QTest::newRow("id with slash") << "id" << "\"a/b\"" << "id: must be";
         QTest::newRow("year too early") << "launch_year" << "1800" << "launch_year";
+        QTest::newRow("l1 zero") << "l1_cache_kb" << "0" << "l1_cache_kb: expected a number in [1, 100000] KB, got 0";
+        QTest::newRow("threads fractional") << "max_threads_per_sm" << "1536.5" << "max_threads_per_sm: expected a whole";
     }
     void badFieldIsNamed()
     {

@@ -19,7 +19,7 @@ using json = nlohmann::json;
 
 // Ranges are wide enough for any plausible future part and narrow enough to catch unit mistakes
 // (GB/s typed as TB/s) and overflow in the tile x wave arithmetic downstream.
-const std::array<SpecField, 15> kFields{{
+const std::array<SpecField, 17> kFields{{
     {"launch_year", "Launch year", "", 1990, 2100, true, false, &GpuSpec::launchYear},
     {"sm_count", "SMs / CUs", "", 1, 100000, true, false, &GpuSpec::smCount},
     {"cores_per_sm", "FP32 cores per SM", "", 1, 4096, true, false, &GpuSpec::coresPerSm},
@@ -31,6 +31,8 @@ const std::array<SpecField, 15> kFields{{
     {"memory_gb", "Memory", "GB", 0.001, 1e6, false, false, &GpuSpec::memoryGb},
     {"memory_bandwidth_gbps", "Memory bandwidth", "GB/s", 1, 1e7, false, false, &GpuSpec::memoryBandwidthGBps},
     {"l2_cache_mb", "L2 cache", "MB", 0.001, 1e6, false, false, &GpuSpec::l2CacheMb},
+    {"l1_cache_kb", "L1 cache per SM", "KB", 1, 1e5, false, true, &GpuSpec::l1CacheKb},
+    {"max_threads_per_sm", "Threads per SM", "", 32, 1e5, true, true, &GpuSpec::maxThreadsPerSm},
     {"tdp_w", "Board power", "W", 1, 1e6, false, true, &GpuSpec::tdpW},
     {"price_usd", "Price", "USD", 0, 1e9, false, true, nullptr},
     {"interconnect.bandwidth_gbps", "Link bandwidth", "GB/s", 0.001, 1e6, false, true,

@@ -29,6 +29,12 @@ struct GpuSpec {
     double memoryGb = 0;
     double memoryBandwidthGBps = 0; // GB/s (10^9 bytes per second)
     double l2CacheMb = 0;
+    // Optional (0: not given). The L1 data cache of one SM; where L1 and shared memory are one
+    // array (NVIDIA since Volta), that array's size, as the whitepapers give it. With the resident
+    // threads per SM it decides whether softmax and layer norm re-read their rows from L1 or from
+    // DRAM (geometry.cpp, rowReadsFromDram).
+    double l1CacheKb = 0;
+    double maxThreadsPerSm = 0;
     double tdpW = 0;
     std::optional<double> priceUsd;
     double interconnectBandwidthGBps = 0; // per GPU, per direction
@@ -47,6 +53,9 @@ struct GpuSpec {
     double bandwidthBytesPerSecond() const { return memoryBandwidthGBps * 1e9; }
     double memoryBytes() const { return memoryGb * 1e9; }
     double l2Bytes() const { return l2CacheMb * 1e6; }
+    // The optional SM fields as forecasts read them: a sheet without them describes a Volta-like SM.
+    double l1CacheKbOrDefault() const { return l1CacheKb > 0 ? l1CacheKb : 128; }
+    double threadsPerSmOrDefault() const { return maxThreadsPerSm > 0 ? maxThreadsPerSm : 2048; }
 };
 
 // One numeric field of the spec sheet, as the loader, the validator and the GUI's editor see it.
