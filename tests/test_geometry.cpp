@@ -9,6 +9,8 @@
 
 #include <QtTest>
 
+#include <limits>
+
 using namespace gpuforecast;
 
 namespace {
@@ -430,6 +432,78 @@ private slots:
         const KernelForecast a = f.predict(plain, gpu), b = f.predict(add, gpu);
         QVERIFY(std::abs(b.seconds - a.seconds - 1e6 * 28 / 70e9) < 1e-12);
         QVERIFY(b.utilization < a.utilization);
+    }
+
+    void rowsReReadFromDramOnceTheyOverflowL1()
+    {
+        // Toy GPU, 100 GB/s: DRAM time at 0.85 of it, all of a kernel's bytes plus its re-reads.
+        GpuSpec gpu = toyGpu();
+        gpu.architecture = "Ampere";
+        gpu.l1CacheKb = 192; // one array with shared memory: 128 KB left to cache in
+        gpu.maxThreadsPerSm = 2048;
+        const double rate = 0.85 * 100e9;
+        auto floorOf = [&](const char* op, long long rows, long long h) {
+            return vectorGeometry(Kernel::vector(op, rows, h), gpu).trafficFloorSeconds;
+        };
+        // Softmax rows of 8192 floats: blocks of 512 threads, 4 resident rows of 32 KB fill 128 KB exactly.
+        QCOMPARE(floorOf("softmax", 1000, 8192), 0.0);
+        // Rows of 16384: 256 KB resident, twice the L1: both later passes read from DRAM.
+        QCOMPARE(floorOf("softmax", 1000, 16384), 1000 * 16384 * 4.0 * (2 + 2) / rate);
+        // Rows of 12288: 192 KB resident, half way: one re-read's worth.
+        QCOMPARE(floorOf("softmax", 1000, 12288), 1000 * 12288 * 4.0 * (2 + 1) / rate);
+        // Short rows go to the warp kernel, which keeps them in registers, however small the L1.
+        gpu.l1CacheKb = 16;
+        QCOMPARE(floorOf("softmax", 1000, 1024), 0.0);
+        // Layer norm, 128 threads per row: 16 resident rows; one re-read.
+        gpu.architecture = "Pascal";
+        gpu.l1CacheKb = 24; // a separate L1: all of it caches
+        QCOMPARE(floorOf("ln", 1000, 384), 0.0);        // 16 x 1.5 KB = 24 KB
+        QCOMPARE(floorOf("ln", 1000, 768), 1000 * 768 * 4.0 * (2 + 1) / rate);
+        // Fewer resident threads, fewer resident rows: a T4-like SM keeps longer rows in L1.
+        gpu.architecture = "Turing";
+        gpu.l1CacheKb = 96;
+        gpu.maxThreadsPerSm = 1024; // 8 rows
+        QCOMPARE(floorOf("ln", 1000, 1024), 0.0); // 8 x 4 KB = 32 KB = 96 - 64
+        QVERIFY(floorOf("ln", 1000, 2048) > 0);
+        // Element-wise kernels read their operands once.
+        QCOMPARE(floorOf("add", 1000, 1 << 16), 0.0);
+        // A larger L1 never adds traffic.
+        gpu.architecture = "Hopper";
+        gpu.maxThreadsPerSm = 2048;
+        double previous = std::numeric_limits<double>::infinity();
+        for (double kb : {16.0, 64.0, 96.0, 128.0, 192.0, 256.0, 512.0}) {
+            gpu.l1CacheKb = kb;
+            const double t = floorOf("softmax", 1000, 8192);
+            QVERIFY(t <= previous);
+            previous = t;
+        }
+        // A sheet without the fields reads as 128 KB and 2048 threads.
+        GpuSpec plain = toyGpu(), volta = toyGpu();
+        volta.l1CacheKb = 128;
+        volta.maxThreadsPerSm = 2048;
+        for (long long h : {2048LL, 4096LL, 6144LL, 16384LL})
+            QCOMPARE(vectorGeometry(Kernel::vector("softmax", 100, h), plain).trafficFloorSeconds,
+                     vectorGeometry(Kernel::vector("softmax", 100, h), volta).trafficFloorSeconds);
+    }
+
+    void trafficFloorBoundsTheForecast()
+    {
+        const Forecaster f = Forecaster::loadFromDirectory(std::string(GPUFORECAST_RESOURCES) + "/weights");
+        GpuSpec gpu = toyGpu();
+        gpu.l1CacheKb = 16; // long softmax rows re-read from DRAM twice
+        const Kernel k = Kernel::vector("softmax", 1 << 14, 16384);
+        const KernelForecast spilled = f.predict(k, gpu);
+        QVERIFY(spilled.geometry.trafficFloorSeconds > 0);
+        QVERIFY(spilled.seconds >= spilled.geometry.trafficFloorSeconds);
+        gpu.l1CacheKb = 4096; // rows stay in L1: no floor, and never slower
+        const KernelForecast cached = f.predict(k, gpu);
+        QCOMPARE(cached.geometry.trafficFloorSeconds, 0.0);
+        QVERIFY(cached.seconds <= spilled.seconds);
+        // The Waves chart's curve carries the same cap, so the kernel's own point sits on it.
+        const double w = spilled.geometry.waves;
+        const double waves[] = {w};
+        gpu.l1CacheKb = 16;
+        QVERIFY(std::abs(f.utilizationCurve(k, gpu, waves)[0] / spilled.utilization - 1) < 1e-3);
     }
 
     void lastWaveFill_data()

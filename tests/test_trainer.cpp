@@ -63,15 +63,18 @@ private slots:
         Eigen::VectorXd floorSeconds(n); // each sample its own, on for most, so its slope is checked too
         for (int i = 0; i < n; ++i)
             floorSeconds(i) = i % 3 == 0 ? 0.0 : 1e-5 * u(rng);
+        Eigen::VectorXd traffic(n); // a DRAM-traffic floor under some samples, above or below their time
+        for (int i = 0; i < n; ++i)
+            traffic(i) = i % 4 == 1 ? 0.0 : 2e-5 * u(rng);
         std::vector<DenseLayer> grads;
-        const double loss = forecastLoss(net, x, waves, roof, meas, floorSeconds, &grads);
+        const double loss = forecastLoss(net, x, waves, roof, meas, floorSeconds, traffic, &grads);
         double perSample = 0; // each sample under its own floor: the loss is the mean of one-sample losses
         for (int i = 0; i < n; ++i)
             perSample += forecastLoss(net, x.col(i), waves.segment(i, 1), roof.segment(i, 1), meas.segment(i, 1),
-                                      floorSeconds.segment(i, 1), nullptr) / n;
+                                      floorSeconds.segment(i, 1), traffic.segment(i, 1), nullptr) / n;
         QVERIFY(std::abs(loss - perSample) < 1e-12 * std::max(1.0, loss));
         QVERIFY_THROWS_EXCEPTION(ForecastError,
-                                 forecastLoss(net, x, waves, roof, meas, floorSeconds.head(n - 1), nullptr));
+                                 forecastLoss(net, x, waves, roof, meas, floorSeconds.head(n - 1), traffic.head(n - 1), nullptr));
         const double h = 1e-6;
         double worst = 0;
         for (std::size_t l = 0; l < net.layers().size(); ++l) {
@@ -79,9 +82,9 @@ private slots:
             for (Eigen::Index i = 0; i < layer.weights.size(); ++i) {
                 const double keep = layer.weights.data()[i];
                 layer.weights.data()[i] = keep + h;
-                const double up = forecastLoss(net, x, waves, roof, meas, floorSeconds, nullptr);
+                const double up = forecastLoss(net, x, waves, roof, meas, floorSeconds, traffic, nullptr);
                 layer.weights.data()[i] = keep - h;
-                const double down = forecastLoss(net, x, waves, roof, meas, floorSeconds, nullptr);
+                const double down = forecastLoss(net, x, waves, roof, meas, floorSeconds, traffic, nullptr);
                 layer.weights.data()[i] = keep;
                 const double numeric = (up - down) / (2 * h);
                 const double analytic = grads[l].weights.data()[i];
@@ -90,9 +93,9 @@ private slots:
             for (Eigen::Index i = 0; i < layer.bias.size(); ++i) {
                 const double keep = layer.bias(i);
                 layer.bias(i) = keep + h;
-                const double up = forecastLoss(net, x, waves, roof, meas, floorSeconds, nullptr);
+                const double up = forecastLoss(net, x, waves, roof, meas, floorSeconds, traffic, nullptr);
                 layer.bias(i) = keep - h;
-                const double down = forecastLoss(net, x, waves, roof, meas, floorSeconds, nullptr);
+                const double down = forecastLoss(net, x, waves, roof, meas, floorSeconds, traffic, nullptr);
                 layer.bias(i) = keep;
                 const double numeric = (up - down) / (2 * h);
                 worst = std::max(worst, std::abs(numeric - grads[l].bias(i)) /

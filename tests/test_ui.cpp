@@ -107,6 +107,35 @@ private slots:
         QVERIFY(tiles["linear"].contains("128x128"));
     }
 
+    // Long softmax rows spill L1 and are read again from DRAM: the table names that bound, and a
+    // sheet with more L1 (a user edit) lifts it.
+    void rereadBoundKernelsSaySo()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(!session.setModel("llama2_7b"));
+        GraphOptions o = session.options();
+        o.batch = 1;
+        o.seq = 16384;
+        QVERIFY(!session.setOptions(o));
+        session.setSelectedGpus({"A100-PCIE-40GB"});
+        OperatorTableModel ops(&session);
+        ops.setGpu("A100-PCIE-40GB");
+        auto boundOf = [&](const char* cls) {
+            QSet<QString> out;
+            for (int row = 0; row < ops.rowCount(); ++row)
+                if (ops.index(row, OperatorTableModel::Class).data().toString() == cls)
+                    out.insert(ops.index(row, OperatorTableModel::Bound).data().toString());
+            return out;
+        };
+        QCOMPARE(boundOf("softmax"), QSet<QString>{"memory (re-reads)"});
+        QVERIFY(boundOf("linear").contains("compute"));
+        GpuSpec big = *session.gpu("A100-PCIE-40GB");
+        big.l1CacheKb = 4096;
+        QVERIFY(!session.updateGpu(big));
+        ops.setGpu("A100-PCIE-40GB");
+        QCOMPARE(boundOf("softmax"), QSet<QString>{"memory"});
+    }
+
     // The operator table shows one compared GPU's kernels, not necessarily the open spec sheet's:
     // it says whose.
     void operatorTableSaysWhoseTimesItShows()
@@ -217,9 +246,10 @@ private slots:
         ForecastSession session(nullptr, store());
         SensitivityChart chart(&session);
         chart.setGpu("L4");
-        QCOMPARE(chart.shown().size(), std::size_t(5));
+        QCOMPARE(chart.shown().size(), std::size_t(6));
         for (const auto& s : chart.shown()) {
-            if (s.field == "memory_bandwidth_gbps" || s.field == "fp32_gflops" || s.field == "sm_count") {
+            if (s.field == "memory_bandwidth_gbps" || s.field == "fp32_gflops" || s.field == "sm_count" ||
+                s.field == "l1_cache_kb") {
                 // More of a resource never slows the model; less never speeds it up.
                 QVERIFY2(s.higherChange <= 1e-12 && s.lowerChange >= -1e-12, s.field.c_str());
             }

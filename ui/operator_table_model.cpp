@@ -68,6 +68,11 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
     }
     if (role == Qt::TextAlignmentRole && index.column() >= Count && index.column() != Dims && index.column() != Bound)
         return int(Qt::AlignRight | Qt::AlignVCenter);
+    // Softmax and layer norm held to the DRAM time of rows re-read after spilling L1 (geometry.h).
+    const bool rereadBound = priced && g.trafficFloorSeconds > 0 && g.trafficFloorSeconds >= 0.95 * o.forecast.seconds;
+    if (role == Qt::ToolTipRole && index.column() == Bound && rereadBound)
+        return tr("Its rows no longer fit in L1, so later passes read them again from DRAM; the time is "
+                  "that traffic at 85% of the memory bandwidth (docs/method.md, section 2).");
     // Fused chains have names of a hundred characters; the view elides them, the tooltip does not.
     if (role == Qt::ToolTipRole && (index.column() == Name || index.column() == Dims || index.column() == Tile))
         role = Qt::DisplayRole;
@@ -98,7 +103,10 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
         return QString::number(g.tileElements);
     case Waves: return priced ? QString::number(g.waves) : QString();
     case Utilization: return priced ? QString("%1%").arg(100 * o.forecast.utilization, 0, 'f', 1) : QString();
-    case Bound: return priced ? (g.memoryBound ? tr("memory") : tr("compute")) : tr("memory (copy)");
+    case Bound:
+        if (rereadBound)
+            return tr("memory (re-reads)");
+        return priced ? (g.memoryBound ? tr("memory") : tr("compute")) : tr("memory (copy)");
     case TimeMs: return QString::number(ms, 'f', 3);
     case Share: return QString("%1%").arg(100 * share, 0, 'f', 1);
     }

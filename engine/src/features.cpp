@@ -10,6 +10,23 @@ double safeLog(double x) { return std::log(std::max(x, 1e-30)); }
 
 bool isGemmClass(OpClass c) { return c == OpClass::Bmm || c == OpClass::Linear; }
 
+// (seconds^s + floor^s)^(1/s): the larger of the two, rounded off over a width set by s.
+double smoothMax(double seconds, double floorSeconds, double sharpness)
+{
+    if (floorSeconds <= 0)
+        return seconds;
+    const double hi = std::max(seconds, floorSeconds), lo = std::min(seconds, floorSeconds);
+    return hi * std::pow(1.0 + std::pow(lo / hi, sharpness), 1.0 / sharpness);
+}
+
+// d log smoothMax / d log seconds
+double smoothMaxSlope(double seconds, double floorSeconds, double sharpness)
+{
+    if (floorSeconds <= 0)
+        return 1.0;
+    return 1.0 / (1.0 + std::pow(floorSeconds / seconds, sharpness));
+}
+
 } // namespace
 
 const FeatureNames& featureNames(OpClass c)
@@ -40,20 +57,16 @@ FeatureVector kernelFeatures(OpClass c, const KernelGeometry& g, const GpuSpec& 
     };
 }
 
-double withLaunchFloor(double seconds, double floorSeconds)
-{
-    if (floorSeconds <= 0)
-        return seconds;
-    const double s = kFloorSharpness;
-    const double hi = std::max(seconds, floorSeconds), lo = std::min(seconds, floorSeconds);
-    return hi * std::pow(1.0 + std::pow(lo / hi, s), 1.0 / s);
-}
+double withLaunchFloor(double seconds, double floorSeconds) { return smoothMax(seconds, floorSeconds, kFloorSharpness); }
+double launchFloorSlope(double seconds, double floorSeconds) { return smoothMaxSlope(seconds, floorSeconds, kFloorSharpness); }
 
-double launchFloorSlope(double seconds, double floorSeconds)
+double withTrafficFloor(double seconds, double floorSeconds)
 {
-    if (floorSeconds <= 0)
-        return 1.0;
-    return 1.0 / (1.0 + std::pow(floorSeconds / seconds, kFloorSharpness));
+    return smoothMax(seconds, floorSeconds, kTrafficFloorSharpness);
+}
+double trafficFloorSlope(double seconds, double floorSeconds)
+{
+    return smoothMaxSlope(seconds, floorSeconds, kTrafficFloorSharpness);
 }
 
 } // namespace gpuforecast

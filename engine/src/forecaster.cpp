@@ -317,7 +317,8 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
         for (Eigen::Index m = 0; m < logU.rows(); ++m)
             for (Eigen::Index j = 0; j < logU.cols(); ++j) {
                 const KernelGeometry& g = geometries[std::size_t(j)];
-                logSeconds(m, j) = std::log(withLaunchFloor(g.secondsAt(std::exp(logU(m, j))), model.floorSeconds()));
+                const double seconds = withTrafficFloor(g.secondsAt(std::exp(logU(m, j))), g.trafficFloorSeconds);
+                logSeconds(m, j) = std::log(withLaunchFloor(seconds, model.floorSeconds()));
             }
         for (std::size_t j = 0; j < idx.size(); ++j) {
             auto& f = out[idx[j]];
@@ -403,11 +404,17 @@ std::vector<double> Forecaster::utilizationCurve(const Kernel& kernel, const Gpu
     // Geometric mean (time is proportional to 1 / utilization), summed in member order: Eigen's
     // vectorised mean rounds each column differently with its alignment, and wave counts that the
     // law clamps to the same value must give the same utilization, not one a unit lower.
+    // The DRAM-traffic floor caps it as it caps the forecast (per member, as predict applies it).
+    const double roofline = own.secondsAt(1.0);
     std::vector<double> out(waves.size());
     for (std::size_t j = 0; j < waves.size(); ++j) {
         double sum = 0;
-        for (Eigen::Index m = 0; m < logU.rows(); ++m)
-            sum += logU(m, Eigen::Index(j));
+        for (Eigen::Index m = 0; m < logU.rows(); ++m) {
+            const double logu = logU(m, Eigen::Index(j));
+            sum += own.trafficFloorSeconds > 0
+                       ? std::log(roofline / withTrafficFloor(roofline / std::exp(logu), own.trafficFloorSeconds))
+                       : logu;
+        }
         out[j] = std::exp(sum / double(logU.rows()));
     }
     return out;

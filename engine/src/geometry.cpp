@@ -2,11 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
 
 namespace gpuforecast {
 namespace {
 
 constexpr double kFloatBytes = 4;
+// The share of the spec bandwidth that softmax and layer norm move, re-reads included, once those
+// go to DRAM: 0.86-0.9 on A100 and V100, 0.76-0.8 on T4 and P4, 0.7-0.76 on P100.
+constexpr double kStreamingCeiling = 0.85;
 
 void finishRoofline(KernelGeometry& g, const GpuSpec& gpu, bool matrix, double reuse = 1.0)
 {
@@ -26,6 +31,68 @@ void finishRoofline(KernelGeometry& g, const GpuSpec& gpu, bool matrix, double r
     const double memoryRoof = g.arithmeticIntensity() * reuse * busyShare * gpu.bandwidthBytesPerSecond();
     g.memoryBound = memoryRoof < g.peakFlops;
     g.rooflineFlops = std::min(g.peakFlops, memoryRoof);
+}
+
+// Softmax over rows longer than 1024 floats (cunn_SoftMaxForward) reads each row three times:
+// for its maximum, for its sum of exponentials, and to write the result. Layer norm
+// (vectorized_layer_norm_kernel) reads it twice: Welford moments, then normalise and write. The
+// later passes find the row in L1 while the rows resident on an SM fit there, and go to DRAM once
+// they do not. That is where the measured efficiencies bend: A100 softmax holds about 0.8 of the
+// bandwidth up to rows of 8192 and falls to 0.45 at 16384, V100 falls from 4096 and T4 from 5120,
+// and P100 (24 KB of L1) is at 0.45 from the first row over 1024 (docs/method.md, section 2).
+struct RowPasses {
+    double rereads = 0;        // passes after the first
+    double threadsPerBlock = 0;
+};
+
+std::optional<RowPasses> rowPasses(const Kernel& k)
+{
+    if (k.opClass == OpClass::LayerNorm)
+        return RowPasses{1, 128}; // a block of 32 x 4 threads per row
+    if (k.opClass != OpClass::Softmax || k.h <= 1024)
+        return std::nullopt; // softmax_warp_forward keeps its row in registers
+    // SoftMax_getBlockSize with 4-wide loads: half of h / 4, up to 512, rounded up to a power of two.
+    const double wanted = std::min(std::floor(double(k.h) / 4), 1024.0) / 2;
+    double threads = 32;
+    while (threads < wanted)
+        threads *= 2;
+    return RowPasses{2, threads};
+}
+
+// NVIDIA SMs since Volta hold L1 and shared memory in one array; Pascal's and AMD's L1 is separate.
+// A sheet naming no known architecture is read by its vendor.
+bool l1SharesArrayWithSharedMemory(const GpuSpec& gpu)
+{
+    const std::string family = gemmKernelFamily(gpu.architecture);
+    if (!family.empty())
+        return family != "maxwell";
+    std::string vendor = gpu.vendor;
+    std::transform(vendor.begin(), vendor.end(), vendor.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return vendor == "nvidia";
+}
+
+// L1 a streaming kernel can cache in. Where L1 and shared memory are one array, the kernels ran
+// with 64 KB of it as shared memory on every measured GPU that has one: the bends above sit where
+// the resident rows fill V100's 128 - 64, T4's 96 - 64 and A100's 192 - 64 KB. A separate L1
+// caches with all of it (P100 24 KB, P4 48 KB).
+double streamingL1Bytes(const GpuSpec& gpu)
+{
+    const double kb = gpu.l1CacheKbOrDefault();
+    return 1024 * (l1SharesArrayWithSharedMemory(gpu) ? std::max(kb - 64, 0.0) : kb);
+}
+
+// Bytes per row that later passes read from DRAM: none while the rows resident on an SM fit in
+// its L1, every pass once they take twice the L1 (an LRU cache under a streaming loop keeps
+// nothing by then), linear between.
+double rowRereadBytes(const Kernel& k, const GpuSpec& gpu)
+{
+    const auto passes = rowPasses(k);
+    if (!passes)
+        return 0;
+    const double residentRows = std::max(1.0, std::floor(gpu.threadsPerSmOrDefault() / passes->threadsPerBlock));
+    const double rowBytes = double(k.h) * kFloatBytes;
+    const double miss = std::clamp(residentRows * rowBytes / streamingL1Bytes(gpu) - 1.0, 0.0, 1.0);
+    return passes->rereads * miss * rowBytes;
 }
 
 } // namespace
@@ -70,6 +137,14 @@ KernelGeometry vectorGeometry(const Kernel& k, const GpuSpec& gpu)
     g.tileFlops = g.tileElements * traits.flopsPerElement;
     g.tileBytes = g.tileElements * kFloatBytes * (traits.tensorInputs + 1);
     finishRoofline(g, gpu, false);
+    // The networks price the kernel's nominal bytes. Rows re-read from DRAM add traffic that no
+    // utilization below 1 can hide once it exceeds what the DRAM delivers, so it enters as a floor
+    // under the time, not as a multiple of it: V100 layer norm runs at 0.6 of the bandwidth with or
+    // without the re-reads, A100's drops from 0.84 to 0.58, and both move about 0.9 of the
+    // bandwidth in all. kStreamingCeiling is that fraction.
+    if (const double reread = g.tileRows * rowRereadBytes(k, gpu); reread > 0)
+        g.trafficFloorSeconds =
+            g.numTiles * (g.tileBytes + reread) / (kStreamingCeiling * gpu.bandwidthBytesPerSecond());
     return g;
 }
 

@@ -37,6 +37,7 @@ std::vector<SpecSensitivity> specSensitivity(const Forecaster& forecaster, const
          }},
         {"memory_bandwidth_gbps", "Memory bandwidth", [](GpuSpec& g, double f) { g.memoryBandwidthGBps *= f; }},
         {"l2_cache_mb", "L2 cache", [](GpuSpec& g, double f) { g.l2CacheMb *= f; }},
+        {"l1_cache_kb", "L1 cache per SM", [](GpuSpec& g, double f) { g.l1CacheKb = g.l1CacheKbOrDefault() * f; }},
         {"memory_gb", "Memory size", [](GpuSpec& g, double f) { g.memoryGb *= f; }},
     };
     if (server)

@@ -75,14 +75,17 @@ struct Adam {
 };
 
 Eigen::VectorXd forecastSeconds(const Mlp& net, const Eigen::MatrixXd& x, const Eigen::VectorXd& waves,
-                                const Eigen::VectorXd& roofline, const Eigen::VectorXd& floorSeconds)
+                                const Eigen::VectorXd& roofline, const Eigen::VectorXd& floorSeconds,
+                                const Eigen::VectorXd& trafficFloorSeconds)
 {
     Eigen::MatrixXd ag = net.forward(x);
     applyActivation(Activation::Sigmoid, ag);
     Eigen::VectorXd out(waves.size());
     for (Eigen::Index i = 0; i < waves.size(); ++i)
-        out(i) = withLaunchFloor(roofline(i) / std::max(utilizationFrom(ag(0, i), ag(1, i), waves(i)), 1e-12),
-                                 floorSeconds(i));
+        out(i) = withLaunchFloor(
+            withTrafficFloor(roofline(i) / std::max(utilizationFrom(ag(0, i), ag(1, i), waves(i)), 1e-12),
+                             trafficFloorSeconds(i)),
+            floorSeconds(i));
     return out;
 }
 
@@ -177,11 +180,13 @@ double meanAbsolutePercentageError(const Eigen::VectorXd& predicted, const Eigen
 
 double forecastLoss(const Mlp& net, const Eigen::MatrixXd& x, const Eigen::VectorXd& waves,
                     const Eigen::VectorXd& roofline, const Eigen::VectorXd& measured,
-                    const Eigen::VectorXd& floorSeconds, std::vector<DenseLayer>* grads)
+                    const Eigen::VectorXd& floorSeconds, const Eigen::VectorXd& trafficFloorSeconds,
+                    std::vector<DenseLayer>* grads)
 {
     const auto& layers = net.layers();
     const Eigen::Index n = x.cols();
-    if (waves.size() != n || roofline.size() != n || measured.size() != n || floorSeconds.size() != n)
+    if (waves.size() != n || roofline.size() != n || measured.size() != n || floorSeconds.size() != n ||
+        trafficFloorSeconds.size() != n)
         throw ForecastError("forecastLoss: features, waves, rooflines, measurements and floors differ in length");
     std::vector<Eigen::MatrixXd> zs, as{x};
     for (const auto& l : layers) {
@@ -201,9 +206,11 @@ double forecastLoss(const Mlp& net, const Eigen::MatrixXd& x, const Eigen::Vecto
         const double alpha = ag(0, i), gamma = ag(1, i), w = waves(i);
         const double logModel = std::log(roofline(i)) - std::log(gamma) - std::log1p(-alpha / w);
         const double model = std::exp(logModel);
-        const double r = std::log(withLaunchFloor(model, floorSeconds(i))) - std::log(measured(i));
+        const double bounded = withTrafficFloor(model, trafficFloorSeconds(i));
+        const double r = std::log(withLaunchFloor(bounded, floorSeconds(i))) - std::log(measured(i));
         loss += r * r;
-        const double dLogPred = 2.0 * r / double(n) * launchFloorSlope(model, floorSeconds(i));
+        const double dLogPred = 2.0 * r / double(n) * launchFloorSlope(bounded, floorSeconds(i)) *
+                                trafficFloorSlope(model, trafficFloorSeconds(i));
         delta(0, i) = dLogPred / (w - alpha) * alpha * (1 - alpha);
         delta(1, i) = -dLogPred * (1 - gamma);
     }
@@ -256,7 +263,8 @@ TrainResult trainUtilizationModel(const ClassSamples& s, const TrainOptions& o, 
     std::vector<Eigen::Index> trainIdx(order.begin() + std::ptrdiff_t(nVal), order.end());
     const Eigen::MatrixXd xVal = gatherCols(x, valIdx);
     const Eigen::VectorXd wVal = gather(s.waves, valIdx), rVal = gather(s.rooflineSeconds, valIdx),
-                          mVal = gather(s.measuredSeconds, valIdx), fVal = gather(sampleFloors, valIdx);
+                          mVal = gather(s.measuredSeconds, valIdx), fVal = gather(sampleFloors, valIdx),
+                          tVal = gather(s.trafficFloorSeconds, valIdx);
 
     std::vector<Mlp> members;
     double valMapeSum = 0;
@@ -279,11 +287,12 @@ TrainResult trainUtilizationModel(const ClassSamples& s, const TrainOptions& o, 
                 const std::vector<Eigen::Index> idx(trainIdx.begin() + std::ptrdiff_t(b0),
                                                     trainIdx.begin() + std::ptrdiff_t(b1));
                 lossSum += forecastLoss(net, gatherCols(x, idx), gather(s.waves, idx), gather(s.rooflineSeconds, idx),
-                                        gather(s.measuredSeconds, idx), gather(sampleFloors, idx), &grads);
+                                        gather(s.measuredSeconds, idx), gather(sampleFloors, idx),
+                                        gather(s.trafficFloorSeconds, idx), &grads);
                 adam.step(net, grads, lr);
                 ++batches;
             }
-            const double val = meanAbsolutePercentageError(forecastSeconds(net, xVal, wVal, rVal, fVal), mVal);
+            const double val = meanAbsolutePercentageError(forecastSeconds(net, xVal, wVal, rVal, fVal, tVal), mVal);
             const bool improved = val < bestVal;
             if (improved) {
                 bestVal = val;

@@ -64,7 +64,7 @@ std::array<ClassSamples, kLearnedClasses.size()> buildTrainingSamples(const std:
 {
     struct Row {
         FeatureVector f;
-        double waves, roofline, measured;
+        double waves, roofline, measured, trafficFloor;
         std::string gpu;
     };
     std::array<std::vector<Row>, kLearnedClasses.size()> rows;
@@ -94,7 +94,8 @@ std::array<ClassSamples, kLearnedClasses.size()> buildTrainingSamples(const std:
             if (c == kLearnedClasses.end())
                 continue;
             rows[std::size_t(c - kLearnedClasses.begin())].push_back(
-                {kernelFeatures(row.kernel.opClass, g, *gpu), g.waves, g.secondsAt(1.0), t.measurements[i].latencyMs * 1e-3, row.gpu});
+                {kernelFeatures(row.kernel.opClass, g, *gpu), g.waves, g.secondsAt(1.0), t.measurements[i].latencyMs * 1e-3,
+                 g.trafficFloorSeconds, row.gpu});
         }
     }
     std::array<ClassSamples, kLearnedClasses.size()> out;
@@ -107,6 +108,7 @@ std::array<ClassSamples, kLearnedClasses.size()> buildTrainingSamples(const std:
         s.waves.resize(n);
         s.rooflineSeconds.resize(n);
         s.measuredSeconds.resize(n);
+        s.trafficFloorSeconds.resize(n);
         for (Eigen::Index i = 0; i < n; ++i) {
             const auto& x = r[std::size_t(i)];
             for (int f = 0; f < kFeatureCount; ++f)
@@ -114,6 +116,7 @@ std::array<ClassSamples, kLearnedClasses.size()> buildTrainingSamples(const std:
             s.waves(i) = x.waves;
             s.rooflineSeconds(i) = x.roofline;
             s.measuredSeconds(i) = x.measured;
+            s.trafficFloorSeconds(i) = x.trafficFloor;
             s.gpus.push_back(x.gpu);
         }
     }

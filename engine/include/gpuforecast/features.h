@@ -71,4 +71,11 @@ double withLaunchFloor(double seconds, double floorSeconds);
 // d log(withLaunchFloor) / d log(seconds), for the trainer.
 double launchFloorSlope(double seconds, double floorSeconds);
 
+// A kernel can never beat the DRAM time of all the bytes it really moves
+// (KernelGeometry::trafficFloorSeconds). Nearly a hard maximum: a soft one would slow every kernel
+// near its floor, and the floor is only a bound, not an overhead added to the time.
+inline constexpr double kTrafficFloorSharpness = 20.0;
+double withTrafficFloor(double seconds, double floorSeconds);
+double trafficFloorSlope(double seconds, double floorSeconds);
+
 } // namespace gpuforecast

@@ -22,6 +22,7 @@ struct KernelGeometry {
                                 // shared by a wave's tiles through L2 (linear layers); share: SMs / tiles
                                 // for a GEMM of fewer tiles than SMs (see geometry.cpp)
     bool memoryBound = false;
+    double trafficFloorSeconds = 0; // softmax, layer norm: DRAM time of rows read again after spilling L1
 
     double arithmeticIntensity() const { return tileBytes > 0 ? tileFlops / tileBytes : 0; }
     // Kernel time at a given utilization of the roofline: waves x per-wave time.

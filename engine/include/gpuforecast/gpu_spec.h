@@ -32,7 +32,7 @@ struct GpuSpec {
     // Optional (0: not given). The L1 data cache of one SM; where L1 and shared memory are one
     // array (NVIDIA since Volta), that array's size, as the whitepapers give it. With the resident
     // threads per SM it decides whether softmax and layer norm re-read their rows from L1 or from
-    // DRAM (geometry.cpp, rowReadsFromDram).
+    // DRAM (geometry.cpp, rowRereadBytes).
     double l1CacheKb = 0;
     double maxThreadsPerSm = 0;
     double tdpW = 0;

@@ -21,6 +21,7 @@ struct ClassSamples {
     Eigen::VectorXd waves;          // N
     Eigen::VectorXd rooflineSeconds; // N: time at utilization 1
     Eigen::VectorXd measuredSeconds; // N
+    Eigen::VectorXd trafficFloorSeconds; // N: KernelGeometry::trafficFloorSeconds (0: none)
     std::vector<std::string> gpus;  // N
     Eigen::Index size() const { return waves.size(); }
 };
