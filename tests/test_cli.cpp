@@ -116,6 +116,24 @@ private slots:
         QVERIFY2(header.endsWith(",note,pred_ms") && !header.contains("utilization"), header.constData());
     }
 
+    void detailsNameKernelsHeldToTheirReReads()
+    {
+        // Softmax rows of 16384 overflow every measured GPU's L1: --details says what sets their time.
+        QTemporaryDir dir;
+        const QString in = dir.filePath("long.csv"), out = dir.filePath("out.csv");
+        QFile f(in);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("op,gpu,b,m,n,k,h\nsoftmax,V100-PCIE-32GB,65536,,,,16384\nsoftmax,V100-PCIE-32GB,65536,,,,1024\n");
+        f.close();
+        QCOMPARE(cli({"kernels", "--in", in, "--details", "--out", out}).code, 0);
+        QFile o(out);
+        QVERIFY(o.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = o.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        QVERIFY2(lines[1].contains(",memory (re-reads),"), lines[1].constData());
+        QVERIFY2(lines[2].contains(",memory,"), lines[2].constData()); // the warp kernel keeps its row
+    }
+
     void kernelsNeverReadsMeasuredColumns()
     {
         // Changing the measured latency must not change any forecast.

@@ -1,4 +1,5 @@
 // Tiles, waves and the roofline: exact arithmetic, checked against hand computation.
+#include "gpuforecast/catalog.h"
 #include "gpuforecast/error.h"
 #include "gpuforecast/extrapolation.h"
 #include "gpuforecast/features.h"
@@ -499,6 +500,19 @@ private slots:
         const KernelForecast cached = f.predict(k, gpu);
         QCOMPARE(cached.geometry.trafficFloorSeconds, 0.0);
         QVERIFY(cached.seconds <= spilled.seconds);
+        // Inside a model a kernel sheds its launch overhead, but not below the bytes it moves:
+        // small layer-norm kernels on a fast part were 25% under their floor.
+        const auto bundled = loadGpuDirectory(std::string(GPUFORECAST_RESOURCES) + "/gpus");
+        const GpuSpec fast = *findGpu(bundled, "H100-SXM5-80GB");
+        for (const Kernel& small : {Kernel::vector("ln", 512, 4096), Kernel::vector("softmax", 256, 16384)}) {
+            const Kernel one[] = {small};
+            const KernelForecast queued = f.predictQueued(one, fast).front();
+            const double floor = queued.geometry.trafficFloorSeconds;
+            QVERIFY2(floor > 0, small.op.c_str());
+            QVERIFY2(queued.seconds >= floor && queued.secondsLow >= floor * (1 - 1e-12),
+                     qPrintable(QString("%1: %2 us, floor %3 us").arg(small.op.c_str()).arg(queued.seconds * 1e6).arg(floor * 1e6)));
+            QVERIFY2(queued.seconds < f.predict(small, fast).seconds, small.op.c_str()); // it still sheds
+        }
         // The Waves chart's curve carries the same cap, so the kernel's own point sits on it.
         const double w = spilled.geometry.waves;
         const double waves[] = {w};

@@ -179,6 +179,15 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ForecastError, setSpecField(g, "memory_bandwidth_gbps", -5));
         QVERIFY_THROWS_EXCEPTION(ForecastError, setSpecField(g, "no_such_field", 5));
         QCOMPARE(g.memoryBandwidthGBps, 1800.0); // refused edits keep the old value
+        // Zero clears an optional field and only an optional one.
+        QVERIFY_THROWS_EXCEPTION(ForecastError, setSpecField(g, "memory_bandwidth_gbps", 0));
+        setSpecField(g, "tdp_w", 0);
+        QCOMPARE(g.tdpW, 0.0);
+        setSpecField(g, "price_usd", 0);
+        QVERIFY(!g.priceUsd);
+        QVERIFY(!specFieldValue(g, "price_usd"));
+        validateGpuSpec(g, "cleared");
+        QVERIFY_THROWS_EXCEPTION(ForecastError, setSpecField(g, "tdp_w", 0.5)); // still its range otherwise
     }
 
     void saveIsAtomicAndReadable()

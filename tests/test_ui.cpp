@@ -155,6 +155,35 @@ private slots:
         QCOMPARE(window.operatorModel()->rowCount(), 0);
     }
 
+    // A sheet without the L1 fields (one written before they existed) shows them as not given,
+    // says what they are for, takes an edit that changes long-row forecasts, and undoes it.
+    void optionalL1FieldIsShownAsNotGivenAndEditable()
+    {
+        ForecastSession session(nullptr, store());
+        GpuSpec old = *session.gpu("A100-PCIE-40GB");
+        old.id = "old-sheet";
+        old.l1CacheKb = 0;
+        old.maxThreadsPerSm = 0;
+        QVERIFY(!session.addGpu(old));
+        QUndoStack undo;
+        SpecTableModel spec(&session, &undo);
+        spec.setGpu("old-sheet");
+        const QModelIndex l1 = spec.index(fieldRow("l1_cache_kb"), SpecTableModel::ValueColumn);
+        QCOMPARE(l1.data().toString(), QString("—"));
+        QVERIFY(l1.data(Qt::ToolTipRole).toString().contains("softmax"));
+        QVERIFY(!l1.data(Qt::FontRole).isValid()); // not "for reference": forecasts read it
+        QVERIFY(!spec.setData(l1, "0.5", Qt::EditRole)); // below the range
+        QVERIFY(spec.setData(l1, "192", Qt::EditRole));
+        QCOMPARE(session.gpu("old-sheet")->l1CacheKb, 192.0);
+        QCOMPARE(l1.data().toString(), QString("192"));
+        undo.undo(); // back to "not given", which the range alone would refuse
+        QCOMPARE(session.gpu("old-sheet")->l1CacheKb, 0.0);
+        QCOMPARE(l1.data().toString(), QString("—"));
+        undo.redo();
+        QVERIFY(spec.setData(l1, "0", Qt::EditRole)); // 0 clears it, as for the price
+        QCOMPARE(l1.data().toString(), QString("—"));
+    }
+
     // The clock and the tensor peaks are on the sheet for reference; the table says so, because
     // editing them changes no forecast (the FP32 peak already counts cores and clock).
     void referenceOnlyFieldsSayWhatTheyAreFor()

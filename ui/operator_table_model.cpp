@@ -69,7 +69,7 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
     if (role == Qt::TextAlignmentRole && index.column() >= Count && index.column() != Dims && index.column() != Bound)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     // Softmax and layer norm held to the DRAM time of rows re-read after spilling L1 (geometry.h).
-    const bool rereadBound = priced && g.trafficFloorSeconds > 0 && g.trafficFloorSeconds >= 0.95 * o.forecast.seconds;
+    const bool rereadBound = priced && o.forecast.boundByRereads();
     if (role == Qt::ToolTipRole && index.column() == Bound && rereadBound)
         return tr("Its rows no longer fit in L1, so later passes read them again from DRAM; the time is "
                   "that traffic at 85% of the memory bandwidth (docs/method.md, section 2).");

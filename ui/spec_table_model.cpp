@@ -25,6 +25,12 @@ QString SpecTableModel::forecastUse(const std::string& key)
         return tr("Used only for the Compare chart's throughput per watt and per dollar.");
     if (key == "fp32_gflops")
         return tr("Vector kernels' peak. GEMMs use the FP32 matrix peak, which follows this one while the two are equal.");
+    if (key == "l1_cache_kb")
+        return tr("Whether long softmax and layer-norm rows are read again from L1 or from DRAM. Where L1 and "
+                  "shared memory are one array (NVIDIA since Volta), give the array's size; 64 KB of it is "
+                  "taken as shared memory. Not given: 128 KB.");
+    if (key == "max_threads_per_sm")
+        return tr("How many softmax and layer-norm rows share an SM's L1. Not given: 2048.");
     return {};
 }
 namespace {

@@ -80,7 +80,7 @@ int runKernels(const std::vector<std::string>& args)
                                                (f.paddedM > 0 ? " as m=" + std::to_string(f.paddedM) + " k=" + std::to_string(f.paddedK) : "")
                                          : std::to_string(static_cast<long long>(g.tileElements));
             out << ',' << f.secondsLow * 1e3 << ',' << f.secondsHigh * 1e3 << ',' << tile << ',' << g.waves << ','
-                << (g.memoryBound ? "memory" : "compute") << ',' << f.utilization;
+                << f.boundName() << ',' << f.utilization;
         }
         out << '\n';
     }

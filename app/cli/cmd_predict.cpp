@@ -101,7 +101,7 @@ nlohmann::json toJson(const ModelForecast& r)
         if (o.op.kernel.opClass != OpClass::Other) {
             op["waves"] = g.waves;
             op["utilization"] = f.utilization;
-            op["bound"] = g.memoryBound ? "memory" : "compute";
+            op["bound"] = f.boundName();
             if (o.op.kernel.isGemm())
                 op["tile"] = {g.gemmTile.alongK, g.gemmTile.alongM, g.gemmTile.reductionSplit};
         }

@@ -363,10 +363,13 @@ KernelForecast queuedInModel(const KernelForecast& isolated, double launchOverhe
     // (its s-th power over the time's) moves the scale to 1 as the floor takes over.
     const double floorShare = launchOverheadSeconds > 0 ? std::pow(std::min(1.0, launchOverheadSeconds / f.seconds), kFloorSharpness) : 0.0;
     const double shed = launchOverheadSeconds * (f.overheadScale + (1 - f.overheadScale) * floorShare);
-    const double queued = std::max({f.seconds - shed, roofline, kQueuedLaunchSeconds});
+    // Shedding the launch overhead never takes a kernel below the DRAM time of the bytes it moves,
+    // re-reads included (KernelGeometry::trafficFloorSeconds), nor below its roofline.
+    const double bound = std::max(roofline, f.geometry.trafficFloorSeconds);
+    const double queued = std::max({f.seconds - shed, bound, kQueuedLaunchSeconds});
     const double scale = queued / f.seconds;
     f.seconds = queued;
-    f.secondsLow = std::max(f.secondsLow * scale, std::min(roofline, queued));
+    f.secondsLow = std::max(f.secondsLow * scale, std::min(bound, queued));
     f.secondsHigh *= scale;
     f.utilization = roofline / queued;
     f.queued = true;

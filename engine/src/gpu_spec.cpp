@@ -208,6 +208,15 @@ void setSpecField(GpuSpec& spec, const std::string& key, double value)
     const SpecField* f = findField(key);
     if (!f)
         throwInputError(spec.id, key, "unknown spec field");
+    // Zero clears an optional field, as a sheet without it reads: undoing an edit of a field the
+    // sheet did not give restores "not given", which the field's range would otherwise refuse.
+    if (f->optional && value == 0) {
+        if (f->member)
+            spec.*(f->member) = 0;
+        else
+            spec.priceUsd.reset();
+        return;
+    }
     checkRange(*f, value, spec.id);
     if (f->member)
         spec.*(f->member) = value;

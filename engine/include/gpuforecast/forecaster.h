@@ -38,6 +38,17 @@ struct KernelForecast {
     // a GPU with more bandwidth than their geometric mean carries that share of the overhead.
     double overheadScale = 1;
     double ms() const { return seconds * 1e3; }
+    // The DRAM traffic of rows re-read after spilling L1 sets the time (KernelGeometry::
+    // trafficFloorSeconds within 5% of it): softmax and layer norm over long rows.
+    bool boundByRereads() const
+    {
+        return geometry.trafficFloorSeconds > 0 && geometry.trafficFloorSeconds >= 0.95 * seconds;
+    }
+    // "compute", "memory" or "memory (re-reads)", as the CLI and the GUI's operator table say it.
+    const char* boundName() const
+    {
+        return boundByRereads() ? "memory (re-reads)" : geometry.memoryBound ? "memory" : "compute";
+    }
 };
 
 // Kernel benchmarks launch and time each kernel on its own, and what they measure is the kernel plus

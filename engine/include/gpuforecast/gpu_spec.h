@@ -53,7 +53,7 @@ struct GpuSpec {
     double bandwidthBytesPerSecond() const { return memoryBandwidthGBps * 1e9; }
     double memoryBytes() const { return memoryGb * 1e9; }
     double l2Bytes() const { return l2CacheMb * 1e6; }
-    // The optional SM fields as forecasts read them: a sheet without them describes a Volta-like SM.
+    // The optional SM fields as forecasts read them (128 KB, 2048 threads when not given).
     double l1CacheKbOrDefault() const { return l1CacheKb > 0 ? l1CacheKb : 128; }
     double threadsPerSmOrDefault() const { return maxThreadsPerSm > 0 ? maxThreadsPerSm : 2048; }
 };
@@ -88,6 +88,7 @@ std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec);
 
 // Reads or sets a field by its key; returns false / throws for unknown keys or out-of-range values.
 std::optional<double> specFieldValue(const GpuSpec& spec, const std::string& key);
-void setSpecField(GpuSpec& spec, const std::string& key, double value); // validates the range
+// Sets a field, checking its range; 0 clears an optional field ("not given").
+void setSpecField(GpuSpec& spec, const std::string& key, double value);
 
 } // namespace gpuforecast
