@@ -38,7 +38,7 @@ void finishRoofline(KernelGeometry& g, const GpuSpec& gpu, bool matrix, double r
 // (vectorized_layer_norm_kernel) reads it twice: Welford moments, then normalise and write. The
 // later passes find the row in L1 while the rows resident on an SM fit there, and go to DRAM once
 // they do not. That is where the measured efficiencies bend: A100 softmax holds about 0.8 of the
-// bandwidth up to rows of 8192 and falls to 0.45 at 16384, V100 falls from 4096 and T4 from 5120,
+// bandwidth up to rows of 8192 and falls to 0.45 at 16384, V100 and T4 fall past 4096,
 // and P100 (24 KB of L1) is at 0.45 from the first row over 1024 (docs/method.md, section 2).
 struct RowPasses {
     double rereads = 0;        // passes after the first
