@@ -862,6 +862,9 @@ private slots:
     {
         ForecastSession session(nullptr, store());
         CompareChart compare(&session);
+        compare.resize(1200, 700); // wide enough for the full labels of the default GPUs
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
         const QStringList gpus = session.selectedGpus();
         QVERIFY(gpus.size() >= 2);
         QCOMPARE(compare.baseline(), gpus.front());
@@ -891,6 +894,54 @@ private slots:
         QCOMPARE(compare.baseline(), chosen);
         if (qEnvironmentVariableIsSet("GPUFORECAST_SAVE_CHARTS")) // for looking at it by eye
             compare.plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + "/compare.png", 1200, 700);
+    }
+
+    // Eight GPUs' full labels ran into each other and off the plot. Where a label does not fit its
+    // bar's slot, every bar shows time and speed-up only, and the hover has the rest.
+    void compareLabelsFitTheirBars()
+    {
+        ForecastSession session(nullptr, store());
+        const QStringList eight{"H100-SXM5-80GB", "A100-SXM4-80GB", "MI300X", "V100-PCIE-32GB", "T4", "L4", "RTX-4090", "A10"};
+        session.setSelectedGpus(eight);
+        QCOMPARE(session.selectedGpus().size(), eight.size());
+        CompareChart compare(&session);
+        auto labels = [&] {
+            QList<QCPItemText*> items;
+            for (int i = 0; i < compare.plot()->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i)))
+                    items << t;
+            return items;
+        };
+        auto widestLine = [](QCPItemText* t) {
+            int widest = 0;
+            for (const QString& line : t->text().split('\n'))
+                widest = std::max(widest, QFontMetrics(t->font()).horizontalAdvance(line));
+            return widest;
+        };
+        for (const int width : {900, 2400}) {
+            compare.resize(width, 700);
+            compare.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&compare));
+            QTest::qWait(50);
+            compare.plot()->replot();
+            const double slot = compare.plot()->xAxis->coordToPixel(2) - compare.plot()->xAxis->coordToPixel(1);
+            const QList<QCPItemText*> items = labels();
+            QCOMPARE(items.size(), eight.size());
+            for (QCPItemText* t : items)
+                QVERIFY2(widestLine(t) <= slot, qPrintable(QString("%1 px in a %2 px slot: %3").arg(widestLine(t)).arg(slot).arg(t->text())));
+            const double ms = session.forecasts()->front().totalSeconds() * 1e3;
+            const QString tip = compare.toolTipAt({compare.plot()->xAxis->coordToPixel(1), compare.plot()->yAxis->coordToPixel(ms / 2)});
+            // GPU names slant where they would run into each other.
+            QCOMPARE(compare.plot()->xAxis->tickLabelRotation() != 0, width == 900);
+            if (width == 900) { // short labels; the details moved to the hover
+                QVERIFY2(!items.front()->text().contains("tokens/s"), qPrintable(items.front()->text()));
+                QVERIFY2(tip.contains("tokens/s") && tip.contains("x vs H100-SXM5-80GB"), qPrintable(tip));
+            } else { // room for everything
+                QVERIFY2(items.front()->text().contains("tokens/s"), qPrintable(items.front()->text()));
+            }
+            if (qEnvironmentVariableIsSet("GPUFORECAST_SAVE_CHARTS")) // for looking at it by eye
+                compare.plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + QString("/compare8-%1.png").arg(width), width, 700);
+        }
     }
 };
 

@@ -9,6 +9,7 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -77,41 +78,80 @@ void CompareChart::rebuild()
     bars_->setPen(Qt::NoPen);
     bars_->setBrush(QColor(0, 114, 178));
     const double top = values.isEmpty() ? 1 : *std::max_element(values.begin(), values.end());
-    const int baseIndex = std::clamp(baseline_->currentIndex(), 0, std::max(0, int(values.size()) - 1));
-    const double base = values.isEmpty() ? 1 : values[baseIndex];
-    const auto& opt = session_->options();
-    const double tokens = double(opt.batch) * double(opt.seq);
+    labels_.clear();
     for (int g = 0; g < values.size(); ++g) {
-        const ModelForecast& f = (*forecasts)[std::size_t(g)];
         auto* label = new QCPItemText(plot_);
         label->position->setCoords(keys[g], values[g] + top * 0.02);
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->setColor(plot_->xAxis->tickLabelColor());
-        const double tokensPerSecond = tokens / (values[g] / 1e3);
-        QString text = tr("%1 ms\n%2x vs %3\n%4 k tokens/s, %5 samples/s")
-                           .arg(values[g], 0, 'f', 1)
-                           .arg(base / values[g], 0, 'f', 2)
-                           .arg(QString::fromStdString((*forecasts)[std::size_t(baseIndex)].gpu))
-                           .arg(tokensPerSecond / 1e3, 0, 'f', 1)
-                           .arg(double(opt.batch) / (values[g] / 1e3), 0, 'f', 1);
-        // Per watt and per dollar only where the spec sheet gives power and price.
-        if (const GpuSpec* spec = session_->gpu(QString::fromStdString(f.gpu))) {
-            if (spec->tdpW > 0)
-                text += tr("\n%1 tokens/s per W").arg(tokensPerSecond / spec->tdpW, 0, 'f', 1);
-            if (spec->priceUsd && *spec->priceUsd > 0)
-                text += tr("\n%1 tokens/s per $1k").arg(tokensPerSecond / (*spec->priceUsd / 1e3), 0, 'f', 1);
-        }
-        text += "\n" + (f.fits() ? tr("fits in memory")
-                                 : tr("does NOT fit (%1 GB)").arg(f.memory.totalBytes() / 1e9, 0, 'f', 0));
-        if (!extrapolationNotes(f).isEmpty())
-            text += tr("\nbeyond the measured GPUs (hover)");
-        label->setText(text);
+        const QStringList details = barDetails(std::size_t(g));
+        labels_.push_back({label, details.join('\n'), details.front() + '\n' + details.at(1).section(' ', 0, 0)});
     }
+    top_ = top;
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.4, values.size() + 0.6);
-    plot_->yAxis->setRange(0, top * 1.55);
     plot_->yAxis->setLabel(tr("End-to-end latency per step (ms)"));
+    fitLabels();
+}
+
+QStringList CompareChart::barDetails(std::size_t g) const
+{
+    const auto forecasts = session_->forecasts();
+    const ModelForecast& f = (*forecasts)[g];
+    const int baseIndex = std::clamp(baseline_->currentIndex(), 0, std::max(0, int(forecasts->size()) - 1));
+    const double ms = f.totalSeconds() * 1e3, baseMs = (*forecasts)[std::size_t(baseIndex)].totalSeconds() * 1e3;
+    const auto& opt = session_->options();
+    const double tokensPerSecond = double(opt.batch) * double(opt.seq) / (ms / 1e3);
+    QStringList lines{tr("%1 ms").arg(ms, 0, 'f', 1),
+                      tr("%1x vs %2").arg(baseMs / ms, 0, 'f', 2).arg(QString::fromStdString((*forecasts)[std::size_t(baseIndex)].gpu)),
+                      tr("%1 k tokens/s, %2 samples/s").arg(tokensPerSecond / 1e3, 0, 'f', 1).arg(double(opt.batch) / (ms / 1e3), 0, 'f', 1)};
+    // Per watt and per dollar only where the spec sheet gives power and price.
+    if (const GpuSpec* spec = session_->gpu(QString::fromStdString(f.gpu))) {
+        if (spec->tdpW > 0)
+            lines << tr("%1 tokens/s per W").arg(tokensPerSecond / spec->tdpW, 0, 'f', 1);
+        if (spec->priceUsd && *spec->priceUsd > 0)
+            lines << tr("%1 tokens/s per $1k").arg(tokensPerSecond / (*spec->priceUsd / 1e3), 0, 'f', 1);
+    }
+    lines << (f.fits() ? tr("fits in memory") : tr("does NOT fit (%1 GB)").arg(f.memory.totalBytes() / 1e9, 0, 'f', 0));
+    if (!extrapolationNotes(f).isEmpty())
+        lines << tr("beyond the measured GPUs (hover)");
+    return lines;
+}
+
+void CompareChart::fitLabels()
+{
+    // Each bar owns one slot of the x axis. The full label goes above it only if its widest line
+    // fits that slot; otherwise every bar shows just its time and speed-up, with a warning where
+    // the model does not fit, and the rest stays in the hover text. Eight GPUs' full labels at a
+    // usual window width ran into each other and off the plot's edges.
+    const double slot = labels_.empty() ? 0 : plot_->xAxis->coordToPixel(2) - plot_->xAxis->coordToPixel(1);
+    bool full = true;
+    for (const auto& l : labels_) {
+        const QFontMetrics metrics(l.item->font());
+        for (const QString& line : l.full.split('\n'))
+            full = full && metrics.horizontalAdvance(line) <= 0.95 * slot;
+    }
+    const auto forecasts = session_->forecasts();
+    for (std::size_t g = 0; g < labels_.size(); ++g) {
+        const bool fits = g < forecasts->size() && (*forecasts)[g].fits();
+        labels_[g].item->setText(full ? labels_[g].full : labels_[g].compact + (fits ? QString() : tr("\ndoes NOT fit")));
+    }
+    compactLabels_ = !full;
+    // GPU names under the bars: slanted when the longest would run into its neighbour.
+    int widestName = 0;
+    for (const auto& f : *forecasts)
+        widestName = std::max(widestName, QFontMetrics(plot_->xAxis->tickLabelFont()).horizontalAdvance(QString::fromStdString(f.gpu)));
+    plot_->xAxis->setTickLabelRotation(widestName > 0.95 * slot ? -30 : 0);
+    const double lines = full ? 6.5 : 3.5;
+    plot_->yAxis->setRange(0, top_ * (1 + 0.085 * lines));
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void CompareChart::resizeEvent(QResizeEvent* event)
+{
+    ChartWidget::resizeEvent(event);
+    plot_->replot(QCustomPlot::rpImmediateRefresh); // lays out the axis rect at the new size
+    fitLabels();
 }
 
 QString CompareChart::toolTipAt(const QPointF& pixel) const
@@ -128,6 +168,13 @@ QString CompareChart::toolTipAt(const QPointF& pixel) const
         text += tr("\nforward %1 ms, backward %2 ms")
                     .arg(f.forwardSeconds * 1e3, 0, 'f', 2)
                     .arg((f.backwardSeconds + f.accumulateSeconds) * 1e3, 0, 'f', 2);
+    if (compactLabels_) { // the label above the bar is cut short: the rest is here
+        QStringList details = barDetails(std::size_t(g));
+        details.removeFirst(); // the time, given above
+        if (!extrapolationNotes(f).isEmpty())
+            details.removeLast(); // "(hover)": this is the hover
+        text += '\n' + details.join('\n');
+    }
     for (const QString& note : extrapolationNotes(f))
         text += tr("\nBeyond the measured GPUs, so less certain: %1").arg(note);
     return text;
