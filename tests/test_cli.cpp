@@ -26,6 +26,21 @@ Run cli(const QStringList& args)
 
 const QString kData = GPUFORECAST_TEST_DATA;
 
+// `kernels --details` on the given CSV text: its output lines, header first (none on failure).
+QList<QByteArray> detailsOf(const QByteArray& csv)
+{
+    QTemporaryDir dir;
+    const QString in = dir.filePath("in.csv"), out = dir.filePath("out.csv");
+    QFile f(in);
+    if (!f.open(QIODevice::WriteOnly) || f.write(csv) != csv.size())
+        return {};
+    f.close();
+    if (cli({"kernels", "--in", in, "--details", "--out", out}).code != 0)
+        return {};
+    QFile o(out);
+    return o.open(QIODevice::ReadOnly) ? o.readAll().trimmed().split('\n') : QList<QByteArray>{};
+}
+
 } // namespace
 
 class TestCli : public QObject {
@@ -119,19 +134,21 @@ private slots:
     void detailsNameKernelsHeldToTheirReReads()
     {
         // Softmax rows of 16384 overflow every measured GPU's L1: --details says what sets their time.
-        QTemporaryDir dir;
-        const QString in = dir.filePath("long.csv"), out = dir.filePath("out.csv");
-        QFile f(in);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("op,gpu,b,m,n,k,h\nsoftmax,V100-PCIE-32GB,65536,,,,16384\nsoftmax,V100-PCIE-32GB,65536,,,,1024\n");
-        f.close();
-        QCOMPARE(cli({"kernels", "--in", in, "--details", "--out", out}).code, 0);
-        QFile o(out);
-        QVERIFY(o.open(QIODevice::ReadOnly));
-        const QList<QByteArray> lines = o.readAll().trimmed().split('\n');
+        const QList<QByteArray> lines =
+            detailsOf("op,gpu,b,m,n,k,h\nsoftmax,V100-PCIE-32GB,65536,,,,16384\nsoftmax,V100-PCIE-32GB,65536,,,,1024\n");
         QCOMPARE(lines.size(), 3);
         QVERIFY2(lines[1].contains(",memory (re-reads),"), lines[1].constData());
         QVERIFY2(lines[2].contains(",memory,"), lines[2].constData()); // the warp kernel keeps its row
+    }
+
+    void detailsNameAPaddedReduction()
+    {
+        // A reduction of 1 runs as a longer one when that is faster: the tile column says so, and
+        // a kernel with a long reduction mentions no n.
+        const QList<QByteArray> lines = detailsOf("op,gpu,b,m,n,k,h\nlinear,T4,1,14336,1,4096,\nlinear,T4,1,14336,4096,4096,\n");
+        QCOMPARE(lines.size(), 3);
+        QVERIFY2(lines[1].contains(" as m=14336 k=4096 n="), lines[1].constData());
+        QVERIFY2(!lines[2].contains(" as m="), lines[2].constData());
     }
 
     void kernelsNeverReadsMeasuredColumns()

@@ -4,7 +4,7 @@
 # choices are never read) and its measured whole-model runs.
 # Prints two markdown tables: per-kernel MAPE with the roofline-only baseline (same tiles,
 # utilization 1) beside the learned forecast, then the end-to-end error of every measured run.
-# Usage: tools/leave_one_out.sh BUILD_DIR [extra train args...]   (with the shipped --epochs 80, about 2.5 minutes per GPU on 2 idle cores)
+# Usage: tools/leave_one_out.sh BUILD_DIR [extra train args...]   (with the shipped --epochs 80, about 4 minutes per GPU on 2 cores: 3 training, 1 forecasting)
 set -euo pipefail
 build=${1:?build dir}; shift
 cli="$build/app/gpuforecast-cli"

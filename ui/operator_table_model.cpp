@@ -95,7 +95,10 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
                 .arg(g.gemmTile.alongK)
                 .arg(g.gemmTile.alongM)
                 .arg(g.gemmTile.reductionSplit > 1 ? QString(" /%1").arg(g.gemmTile.reductionSplit) : QString())
-                .arg(o.forecast.paddedM > 0 ? tr(" (as %1x%2)").arg(o.forecast.paddedM).arg(o.forecast.paddedK) : QString());
+                .arg(o.forecast.paddedM == 0 ? QString()
+                     : o.forecast.paddedN != k.n
+                         ? tr(" (as %1x%2, n %3)").arg(o.forecast.paddedM).arg(o.forecast.paddedK).arg(o.forecast.paddedN)
+                         : tr(" (as %1x%2)").arg(o.forecast.paddedM).arg(o.forecast.paddedK));
         if (!priced)
             return QString();
         if (k.isRowWise()) // rows x row length

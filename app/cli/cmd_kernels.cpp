@@ -77,7 +77,9 @@ int runKernels(const std::vector<std::string>& args)
             const std::string tile = table.rows[i].kernel.isGemm()
                                          ? std::to_string(g.gemmTile.alongK) + "x" + std::to_string(g.gemmTile.alongM) +
                                                (g.gemmTile.reductionSplit > 1 ? "/split" + std::to_string(g.gemmTile.reductionSplit) : "") +
-                                               (f.paddedM > 0 ? " as m=" + std::to_string(f.paddedM) + " k=" + std::to_string(f.paddedK) : "")
+                                               (f.paddedM > 0 ? " as m=" + std::to_string(f.paddedM) + " k=" + std::to_string(f.paddedK) +
+                                                                     (f.paddedN != table.rows[i].kernel.n ? " n=" + std::to_string(f.paddedN) : "")
+                                                                : "")
                                          : std::to_string(static_cast<long long>(g.tileElements));
             out << ',' << f.secondsLow * 1e3 << ',' << f.secondsHigh * 1e3 << ',' << tile << ',' << g.waves << ','
                 << f.boundName() << ',' << f.utilization;

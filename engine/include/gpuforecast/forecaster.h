@@ -28,9 +28,10 @@ struct KernelForecast {
     std::string efficiencyFrom; // GEMMs on a GPU outside the measured range: the measured GPU whose
     double efficiencyWeight = 0; // learned efficiency was borrowed, and how much (extrapolation.h)
     bool queued = false;    // true: time inside a model, back to back in a stream (see queuedInModel)
-    // A thin GEMM forecast as the same GEMM padded to more output rows (m) or columns (k), which
-    // was faster (Forecaster::predict): the geometry, tile and utilization are the padded run's.
-    long long paddedM = 0, paddedK = 0; // 0: not padded
+    // A thin GEMM forecast as the same GEMM padded to more output rows (m) or columns (k), or to a
+    // longer reduction (n), which was faster (Forecaster::predict): the geometry, tile and
+    // utilization are the padded run's.
+    long long paddedM = 0, paddedK = 0, paddedN = 0; // 0: not padded
     // How much of the class's launch overhead this forecast carries. A GPU that borrows a measured
     // GPU's efficiency is that GPU's time scaled by their rooflines, overhead included: a 3.4x
     // faster H100 carries a third of the A100's 54 us, not all of it. Element-wise, softmax and
