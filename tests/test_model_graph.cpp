@@ -1,10 +1,13 @@
 // Model graphs: every single-GPU NeuSight reference run rebuilt from its config.json, kernel for
 // kernel; config errors named by field; hand-computed shapes of the families without a reference.
+#include "gpuforecast/catalog.h"
 #include "gpuforecast/error.h"
 #include "gpuforecast/file_io.h"
 #include "gpuforecast/model_config.h"
+#include "gpuforecast/model_forecast.h"
 #include "gpuforecast/model_graph.h"
 #include "gpuforecast/reference_graph.h"
+#include "gpuforecast/run_name.h"
 
 #include <nlohmann/json.hpp>
 
@@ -358,6 +361,62 @@ private slots:
         QFETCH(QString, id);
         QFETCH(double, parameters);
         QCOMPARE(accumulatedElements(buildModelGraph(bundled(id.toStdString()), {1, 256, true, false})), parameters);
+    }
+
+    // Every training step the data measured ran, so it fit its GPU: the memory estimate must say
+    // so. Counting every forward output as kept for backward put GPT-2 large at 1 x 1024 at 37 GB,
+    // over the 32 GB of the V100 that ran it. Data-parallel runs hold their share of the batch;
+    // tensor- and pipeline-parallel ones are estimated in test_parallel.
+    void measuredTrainingStepsFitTheirGpus()
+    {
+        const QString e2e = QString(GPUFORECAST_RESOURCES) + "/datasets/neusight/e2e";
+        const auto gpus = loadGpuDirectory(std::string(GPUFORECAST_RESOURCES) + "/gpus");
+        int checked = 0;
+        for (const QString& gpuDir : QDir(e2e).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            const GpuSpec* gpu = findGpu(gpus, gpuDir.toStdString());
+            QVERIFY2(gpu, qPrintable(gpuDir));
+            for (const QString& file : QDir(e2e + "/" + gpuDir).entryList({"*-train-*.json"})) {
+                const auto run = parseRunName(QFileInfo(file).completeBaseName().toStdString());
+                QVERIFY2(run, qPrintable(file));
+                long long dp = 1;
+                if (run->parallel.rfind("dp", 0) == 0)
+                    dp = std::stoll(run->parallel.substr(2));
+                else if (!run->parallel.empty())
+                    continue;
+                const MemoryEstimate m = estimateMemory(bundled(run->model), {run->batch / dp, run->seq, true, false});
+                QVERIFY2(m.totalBytes() <= gpu->memoryBytes(),
+                         qPrintable(QString("%1 on %2: %3 GB").arg(file, gpuDir).arg(m.totalBytes() / 1e9)));
+                ++checked;
+            }
+        }
+        QCOMPARE(checked, 4); // V100: BERT at 2 and 8, GPT-2 at 1; the A100-SXM4 server's dp4
+    }
+
+    // What a training step keeps for backward, by operator: a GEMM its inputs, softmax its output,
+    // a sum nothing. So doubling the sequence more than doubles the activations (the attention
+    // scores grow with its square) and they stay below every forward output's sum.
+    void trainingKeepsWhatBackwardReads()
+    {
+        const ModelConfig gpt2 = bundled("gpt2_large");
+        const MemoryEstimate at512 = estimateMemory(gpt2, {1, 512, true, false});
+        const MemoryEstimate at1024 = estimateMemory(gpt2, {1, 1024, true, false});
+        QVERIFY(at1024.activationsBytes > 2 * at512.activationsBytes);
+        double outputs = 0, softmaxOutputs = 0;
+        for (const auto& op : buildModelGraph(gpt2, {1, 1024, true, false})) {
+            if (op.phase != Phase::Forward)
+                continue;
+            const Kernel& k = op.kernel;
+            const double bytes = k.opClass == OpClass::Other ? k.fallbackBytes / 2 : 4.0 * (k.isGemm() ? double(k.b) * k.m * k.k : k.elements());
+            outputs += bytes * double(op.count);
+            if (k.opClass == OpClass::Softmax)
+                softmaxOutputs += bytes * double(op.count);
+        }
+        QVERIFY2(at1024.activationsBytes < outputs, qPrintable(QString("%1 of %2 GB").arg(at1024.activationsBytes / 1e9).arg(outputs / 1e9)));
+        // Attention keeps its probabilities twice (softmax's output, and the dropped-out copy the
+        // context product reads) and the dropout mask.
+        QVERIFY(at1024.activationsBytes > 2.25 * softmaxOutputs);
+        // Inference keeps nothing for backward: one layer's tensors at a time.
+        QVERIFY(estimateMemory(gpt2, {1, 1024, false, false}).activationsBytes < 0.05 * at1024.activationsBytes);
     }
 
     void untiedHeadCountsItsOwnWeight()

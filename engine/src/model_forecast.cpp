@@ -17,6 +17,32 @@ double outputElements(const Kernel& k)
     return k.elements();
 }
 
+// Bytes eager PyTorch's autograd keeps from one forward launch until its backward: what the
+// operator's backward formula reads (derivatives.yaml), not its output. A GEMM keeps its inputs
+// (a linear layer's weight is a parameter, counted already), softmax and tanh their output, layer
+// norm and the pointwise nonlinearities their input, a tensor product both factors, dropout its
+// one-byte mask; sums, scalar arithmetic, views and copies keep nothing. A tensor that two
+// launches keep (GELU's input, by its cube and its product) is counted by both, a small excess.
+// Counting every forward output instead took GPT-2 large's training step at 1 x 1024 to 37 GB, so
+// a V100-32GB, on which it was measured, was said not to fit.
+double savedForBackwardBytes(const Kernel& k)
+{
+    const double elements = k.opClass == OpClass::Other ? 0.0 : k.elements();
+    if (k.opClass == OpClass::Linear)
+        return kFloatBytes * double(k.b) * double(k.m) * double(k.n);
+    if (k.opClass == OpClass::Bmm)
+        return kFloatBytes * double(k.b) * double(k.n) * (double(k.m) + double(k.k));
+    const std::string& op = k.op;
+    if (op == "dropout" || op == "where")
+        return elements; // a bool per element
+    if (op == "mul" || op == "div")
+        return 2 * kFloatBytes * elements;
+    if (op == "softmax" || op == "ln" || op == "rmsnorm" || op == "tanh" || op == "relu" || op == "silu" ||
+        op == "gelu" || op == "powu" || op == "rsqrt" || op == "maxu" || op == "fused")
+        return kFloatBytes * elements;
+    return 0;
+}
+
 } // namespace
 
 MemoryEstimate estimateMemory(const ModelConfig& config, const GraphOptions& options)
@@ -35,20 +61,19 @@ MemoryEstimate estimateMemory(const ModelConfig& config, const GraphOptions& opt
     m.weightsBytes = m.parametersCount * kFloatBytes;
 
     const auto graph = buildModelGraph(config, options);
+    // Only a layer's tensors are alive at once beyond what is kept; the largest output bounds that
+    // working set (twice: its input, or in training its gradient, is still held).
+    double largest = 0;
+    for (const auto& op : graph)
+        largest = std::max(largest, outputElements(op.kernel) * kFloatBytes);
+    m.activationsBytes = 2 * largest;
     if (options.training) {
         m.gradientsBytes = m.weightsBytes;
         m.optimizerBytes = 2 * m.weightsBytes;
-        // Eager PyTorch keeps (roughly) every forward output alive for backward.
         for (const auto& op : graph)
             if (op.phase == Phase::Forward)
-                m.activationsBytes += outputElements(op.kernel) * kFloatBytes * double(op.count);
+                m.activationsBytes += savedForBackwardBytes(op.kernel) * double(op.count);
     } else {
-        // Only a layer's tensors are alive at once; the largest output bounds the working set
-        // (twice: its input is still held).
-        double largest = 0;
-        for (const auto& op : graph)
-            largest = std::max(largest, outputElements(op.kernel) * kFloatBytes);
-        m.activationsBytes = 2 * largest;
         const double layers = double(config.layers + config.decoderLayers);
         m.kvCacheBytes = 2 * layers * double(options.batch) * double(options.seq) * double(config.kvWidth()) * kFloatBytes;
     }

@@ -24,7 +24,7 @@ struct MemoryEstimate {
     double weightsBytes = 0;
     double gradientsBytes = 0;   // training only
     double optimizerBytes = 0;   // training only: Adam's two moments
-    double activationsBytes = 0; // training: saved for backward; inference: largest live tensors
+    double activationsBytes = 0; // largest live tensors, and in training what is saved for backward
     double kvCacheBytes = 0;     // inference: keys and values of every layer
     double totalBytes() const
     {
