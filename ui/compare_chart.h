@@ -7,7 +7,6 @@
 
 #include <vector>
 
-
 class QCPBars;
 class QCPItemText;
 class QResizeEvent;

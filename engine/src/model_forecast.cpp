@@ -33,8 +33,9 @@ double savedForBackwardBytes(const Kernel& k)
     if (k.opClass == OpClass::Bmm)
         return kFloatBytes * double(k.b) * double(k.n) * (double(k.m) + double(k.k));
     const std::string& op = k.op;
-    if (op == "dropout" || op == "where")
+    if (op == "dropout")
         return elements; // a bool per element
+    // (`where` keeps only its condition: the causal mask, one small tensor for every layer.)
     if (op == "mul" || op == "div")
         return 2 * kFloatBytes * elements;
     if (op == "softmax" || op == "ln" || op == "rmsnorm" || op == "tanh" || op == "relu" || op == "silu" ||
