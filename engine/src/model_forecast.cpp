@@ -27,19 +27,20 @@ double outputElements(const Kernel& k)
 // a V100-32GB, on which it was measured, was said not to fit.
 double savedForBackwardBytes(const Kernel& k)
 {
+    const std::string& op = k.op;
+    if (op == "dropout") // a copy in the graph (8 bytes moved per element); keeps a bool per element
+        return k.fallbackBytes / 8;
     const double elements = k.opClass == OpClass::Other ? 0.0 : k.elements();
     if (k.opClass == OpClass::Linear)
         return kFloatBytes * double(k.b) * double(k.m) * double(k.n);
     if (k.opClass == OpClass::Bmm)
         return kFloatBytes * double(k.b) * double(k.n) * (double(k.m) + double(k.k));
-    const std::string& op = k.op;
-    if (op == "dropout")
-        return elements; // a bool per element
     // (`where` keeps only its condition: the causal mask, one small tensor for every layer.)
-    if (op == "mul" || op == "div")
+    if (op == "mul" || op == "div" || op == "pow")
         return 2 * kFloatBytes * elements;
     if (op == "softmax" || op == "ln" || op == "rmsnorm" || op == "tanh" || op == "relu" || op == "silu" ||
-        op == "gelu" || op == "powu" || op == "rsqrt" || op == "maxu" || op == "fused")
+        op == "gelu" || op == "sigmoid" || op == "exp" || op == "powu" || op == "rsqrt" || op == "maxu" ||
+        op == "fused")
         return kFloatBytes * elements;
     return 0;
 }
