@@ -131,7 +131,7 @@ KernelGeometry gemmGeometry(const Kernel& k, const GemmTile& tile, const GpuSpec
 KernelGeometry vectorGeometry(const Kernel& k, const GpuSpec& gpu)
 {
     KernelGeometry g;
-    const auto traits = traitsOf(k).value_or(VectorOpTraits{k.opClass, 1, 1});
+    const auto traits = traitsOf(k).value_or(VectorOpTraits{k.opClass, 1, 1, 0});
     g.tileElements = std::min(vectorTileElements(k), k.elements());
     g.numTiles = std::ceil(k.elements() / g.tileElements);
     g.tileRows = k.isRowWise() && k.h > 0 ? std::max(1.0, std::floor(g.tileElements / double(k.h))) : 1.0;

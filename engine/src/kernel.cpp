@@ -16,16 +16,17 @@ struct NamedTraits {
 // Flop counts per element are deliberately rough: these kernels are memory-bound on every GPU we
 // know, and what matters is that gelu/tanh are costlier than add so the features can tell them apart.
 constexpr NamedTraits kVectorOps[] = {
-    {"add", {OpClass::Elementwise, 2, 1}},   {"sub", {OpClass::Elementwise, 2, 1}},
-    {"mul", {OpClass::Elementwise, 2, 1}},   {"div", {OpClass::Elementwise, 2, 1}},
-    {"pow", {OpClass::Elementwise, 2, 4}},   {"addu", {OpClass::Elementwise, 1, 1}},
-    {"mulu", {OpClass::Elementwise, 1, 1}},  {"divu", {OpClass::Elementwise, 1, 1}},
-    {"powu", {OpClass::Elementwise, 1, 4}},  {"relu", {OpClass::Elementwise, 1, 1}},
-    {"gelu", {OpClass::Elementwise, 1, 16}}, {"tanh", {OpClass::Elementwise, 1, 12}},
-    {"silu", {OpClass::Elementwise, 1, 8}},  {"sigmoid", {OpClass::Elementwise, 1, 8}},
-    {"exp", {OpClass::Elementwise, 1, 8}},   {"softmax", {OpClass::Softmax, 1, 5}},
-    {"ln", {OpClass::LayerNorm, 1, 8}},      {"rmsnorm", {OpClass::LayerNorm, 1, 6}},
-    {"maxu", {OpClass::Elementwise, 1, 1}}, // max with a scalar (clamp_min): priced as addu
+    // name      class                  inputs flops saved
+    {"add",     {OpClass::Elementwise, 2, 1, 0}},  {"sub", {OpClass::Elementwise, 2, 1, 0}},
+    {"mul",     {OpClass::Elementwise, 2, 1, 2}},  {"div", {OpClass::Elementwise, 2, 1, 2}},
+    {"pow",     {OpClass::Elementwise, 2, 4, 2}},  {"addu", {OpClass::Elementwise, 1, 1, 0}},
+    {"mulu",    {OpClass::Elementwise, 1, 1, 0}},  {"divu", {OpClass::Elementwise, 1, 1, 0}},
+    {"powu",    {OpClass::Elementwise, 1, 4, 1}},  {"relu", {OpClass::Elementwise, 1, 1, 1}},
+    {"gelu",    {OpClass::Elementwise, 1, 16, 1}}, {"tanh", {OpClass::Elementwise, 1, 12, 1}},
+    {"silu",    {OpClass::Elementwise, 1, 8, 1}},  {"sigmoid", {OpClass::Elementwise, 1, 8, 1}},
+    {"exp",     {OpClass::Elementwise, 1, 8, 1}},  {"softmax", {OpClass::Softmax, 1, 5, 1}},
+    {"ln",      {OpClass::LayerNorm, 1, 8, 1}},    {"rmsnorm", {OpClass::LayerNorm, 1, 6, 1}},
+    {"maxu",    {OpClass::Elementwise, 1, 1, 1}}, // max with a scalar (clamp_min): priced as addu
 };
 
 constexpr long long kMaxDim = 1LL << 31; // beyond this the int32 indexing of real kernels breaks anyway
@@ -132,7 +133,9 @@ std::optional<VectorOpTraits> traitsOf(const Kernel& k)
     // 2, we say 2). "max + 1 per binary member" would say 3-4 for all of them, doubling the bytes of
     // the common case. A "memory" member (a gather folded into the chain) reads one tensor and
     // does no arithmetic.
-    VectorOpTraits t{OpClass::Elementwise, 0, 0};
+    // Saved for backward: one tensor, the chain's input. The compiler that fused the chain
+    // recomputes its intermediates in the backward rather than keep them.
+    VectorOpTraits t{OpClass::Elementwise, 0, 0, 1};
     bool softmax = false, norm = false;
     for (const auto& m : k.fusedOps) {
         if (m == "memory") {

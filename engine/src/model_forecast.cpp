@@ -18,30 +18,23 @@ double outputElements(const Kernel& k)
 }
 
 // Bytes eager PyTorch's autograd keeps from one forward launch until its backward: what the
-// operator's backward formula reads (derivatives.yaml), not its output. A GEMM keeps its inputs
-// (a linear layer's weight is a parameter, counted already), softmax and tanh their output, layer
-// norm and the pointwise nonlinearities their input, a tensor product both factors, dropout its
-// one-byte mask; sums, scalar arithmetic, views and copies keep nothing. A tensor that two
-// launches keep (GELU's input, by its cube and its product) is counted by both, a small excess.
-// Counting every forward output instead took GPT-2 large's training step at 1 x 1024 to 37 GB, so
-// a V100-32GB, on which it was measured, was said not to fit.
+// operator's backward formula reads, not its output. A GEMM keeps its inputs (a linear layer's
+// weight is a parameter, counted already), a vector operator its traits' saved tensors, dropout
+// its one-byte mask; views and other copies keep nothing. A tensor that two launches keep (GELU's
+// input, by its cube and its product) is counted by both, a small excess. Counting every forward
+// output instead took GPT-2 large's training step at 1 x 1024 to 37 GB, so a V100-32GB, on which
+// it was measured, was said not to fit.
 double savedForBackwardBytes(const Kernel& k)
 {
-    const std::string& op = k.op;
-    if (op == "dropout") // a copy in the graph (8 bytes moved per element); keeps a bool per element
-        return k.fallbackBytes / 8;
-    const double elements = k.opClass == OpClass::Other ? 0.0 : k.elements();
     if (k.opClass == OpClass::Linear)
         return kFloatBytes * double(k.b) * double(k.m) * double(k.n);
     if (k.opClass == OpClass::Bmm)
         return kFloatBytes * double(k.b) * double(k.n) * (double(k.m) + double(k.k));
-    // (`where` keeps only its condition: the causal mask, one small tensor for every layer.)
-    if (op == "mul" || op == "div" || op == "pow")
-        return 2 * kFloatBytes * elements;
-    if (op == "softmax" || op == "ln" || op == "rmsnorm" || op == "tanh" || op == "relu" || op == "silu" ||
-        op == "gelu" || op == "sigmoid" || op == "exp" || op == "powu" || op == "rsqrt" || op == "maxu" ||
-        op == "fused")
-        return kFloatBytes * elements;
+    if (k.op == "dropout") // a copy in the graph (8 bytes moved per element)
+        return k.fallbackBytes / 8;
+    // (`where`, a copy, keeps only its condition: the causal mask, one small tensor for every layer.)
+    if (const auto traits = traitsOf(k))
+        return traits->savedTensors * kFloatBytes * k.elements();
     return 0;
 }
 

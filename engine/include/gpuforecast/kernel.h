@@ -21,6 +21,11 @@ struct VectorOpTraits {
     OpClass opClass;
     double tensorInputs;    // tensors read per element (a scalar operand reads nothing)
     double flopsPerElement; // rough arithmetic cost; the learned residual absorbs the rest
+    // Element-sized tensors eager autograd keeps from the forward launch until its backward: what
+    // the backward formula reads (PyTorch's derivatives.yaml), not the output. A product keeps
+    // both factors, softmax and tanh their output, layer norm and the nonlinearities their input;
+    // sums and scalar arithmetic keep nothing. Training memory adds these up (estimateMemory).
+    double savedTensors;
 };
 
 // Known operator names: bmm, linear, add, addu, sub, mul, mulu, div, divu, pow, powu, relu, gelu,
