@@ -3,6 +3,7 @@
 #include "gpuforecast/catalog.h"
 #include "gpuforecast/forecaster.h"
 #include "gpuforecast/model_forecast.h"
+#include "gpuforecast/tiling.h"
 
 #include <benchmark/benchmark.h>
 
@@ -37,6 +38,21 @@ void BM_KernelBatch(benchmark::State& state)
     state.SetItemsProcessed(state.iterations() * std::int64_t(kernels.size()));
 }
 BENCHMARK(BM_KernelBatch)->Arg(8)->Arg(64)->Unit(benchmark::kMicrosecond);
+
+// A bmm tile lookup that misses the memo: a nearest-shape search over one GPU's ~17k measured
+// shapes. Evaluating a kernel file does one per distinct shape (and per padded candidate of a
+// thin one), so this sets the speed of `evaluate` and of the sanitizer test pass.
+void BM_TileLookupUncached(benchmark::State& state)
+{
+    const TileDatabase db =
+        TileDatabase::load((std::filesystem::path(resourceDirectory()) / "weights" / "gemm_tiles.csv.gz").string());
+    long long i = 0;
+    for (auto _ : state) {
+        ++i; // a new shape every time, so the memo never answers
+        benchmark::DoNotOptimize(db.lookup("A100-PCIE-40GB", OpClass::Bmm, 16 + i % 97, 64 + i % 1009, 64 + i, 512));
+    }
+}
+BENCHMARK(BM_TileLookupUncached)->Unit(benchmark::kMicrosecond);
 
 // Issue target: a GPT-3 175B training step forecast in under 5 ms (the GUI recomputes on every
 // edit). Graph building, every kernel's tile lookup and the networks are all inside the loop.

@@ -10,6 +10,9 @@
 
 #include <QtTest>
 
+#include <algorithm>
+#include <array>
+#include <cstdint>
 #include <limits>
 
 using namespace gpuforecast;
@@ -219,6 +222,73 @@ private slots:
         QCOMPARE(db.referenceFor(target), std::string("A"));
         target.id = "A";
         QCOMPARE(db.referenceFor(target), std::string("P"));
+    }
+
+    void tileLookupFindsTheNearestShapesOfAFullScan()
+    {
+        // The lookup searches outwards from the query's m and stops early; it must agree with a
+        // scan of every shape: the 7 nearest by the weighted log distance (equal distances: the
+        // shape added first), their majority tile (ties: the nearer), the query clamped to the
+        // measured range. Power-of-two shapes make many distances exactly equal.
+        const std::vector<GemmTile> kTiles{{128, 128, 1}, {128, 64, 1}, {64, 64, 2}, {32, 128, 4}};
+        std::uint64_t state = 12345;
+        auto next = [&](int range) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            return int((state >> 33) % std::uint64_t(range));
+        };
+        struct Shape {
+            std::array<float, 4> logs;
+            GemmTile tile;
+        };
+        std::vector<Shape> shapes;
+        TileDatabase db;
+        for (int i = 0; i < 3000; ++i) {
+            const std::array<long long, 4> d{1LL << next(6), 1LL << (4 + next(10)), 1LL << (4 + next(10)),
+                                             (1LL << (4 + next(10))) + next(3)};
+            const GemmTile t = kTiles[std::size_t(next(4))];
+            db.add("G", OpClass::Bmm, d[0], d[1], d[2], d[3], t);
+            shapes.push_back({{float(std::log2(double(d[0]))), float(std::log2(double(d[1]))),
+                               float(std::log2(double(d[2]))), float(std::log2(double(d[3])))},
+                              t});
+        }
+        std::array<float, 4> lo, hi;
+        for (std::size_t j = 0; j < 4; ++j) {
+            lo[j] = hi[j] = shapes[0].logs[j];
+            for (const auto& x : shapes) {
+                lo[j] = std::min(lo[j], x.logs[j]);
+                hi[j] = std::max(hi[j], x.logs[j]);
+            }
+        }
+        const std::array<float, 4> weight{1, 4, 0.25f, 4};
+        for (int query = 0; query < 400; ++query) {
+            // Inside the range and beyond it on both sides.
+            const std::array<long long, 4> d{1LL + next(64), 1LL + next(1 << 15), 1LL + next(1 << 15),
+                                             1LL + next(1 << 16)};
+            std::array<float, 4> q;
+            for (std::size_t j = 0; j < 4; ++j)
+                q[j] = std::clamp(float(std::log2(double(d[j]))), lo[j], hi[j]);
+            std::vector<std::pair<float, std::size_t>> all;
+            for (std::size_t i = 0; i < shapes.size(); ++i) {
+                float dist = 0;
+                for (std::size_t j = 0; j < 4; ++j)
+                    dist += weight[j] * (shapes[i].logs[j] - q[j]) * (shapes[i].logs[j] - q[j]);
+                all.emplace_back(dist, i);
+            }
+            std::sort(all.begin(), all.end());
+            all.resize(7);
+            GemmTile expected = shapes[all[0].second].tile;
+            int bestVotes = 0;
+            for (const auto& [dist, i] : all) {
+                const int votes = int(std::count_if(all.begin(), all.end(),
+                                                    [&](const auto& o) { return shapes[o.second].tile == shapes[i].tile; }));
+                if (votes > bestVotes) {
+                    bestVotes = votes;
+                    expected = shapes[i].tile;
+                }
+            }
+            expected.reductionSplit = int(std::clamp<long long>(expected.reductionSplit, 1, std::max(1LL, d[2] / 32)));
+            QCOMPARE(db.lookup("G", OpClass::Bmm, d[0], d[1], d[2], d[3]), expected);
+        }
     }
 
     void extrapolationNamesRatiosOutsideTheMeasuredGpus()

@@ -111,7 +111,14 @@ void TileDatabase::add(const std::string& gpuId, OpClass opClass, long long b, l
 {
     auto lg = [](long long v) { return float(std::log2(double(std::max(1LL, v)))); };
     cache_ = std::make_shared<LookupCache>();
-    entries_[{gpuId, opClass}].push_back(Entry{lg(b), lg(m), lg(n), lg(k), tile, b, m, n, k});
+    const std::array<float, 4> x{lg(b), lg(m), lg(n), lg(k)};
+    auto [it, first] = entries_.try_emplace({gpuId, opClass});
+    Shapes& shapes = it->second;
+    for (std::size_t d = 0; d < x.size(); ++d) {
+        shapes.lo[d] = first ? x[d] : std::min(shapes.lo[d], x[d]);
+        shapes.hi[d] = first ? x[d] : std::max(shapes.hi[d], x[d]);
+    }
+    shapes.entries.push_back(Entry{x, tile, b, m, n, k});
 }
 
 std::string gemmKernelFamily(const std::string& architecture)
@@ -177,59 +184,86 @@ GemmTile TileDatabase::lookup(const std::string& referenceId, OpClass opClass, l
     return tile;
 }
 
+const std::vector<std::uint32_t>& TileDatabase::orderByM(LookupCache& cache, const ShapesKey& key, const Shapes& shapes)
+{
+    std::lock_guard lock(cache.mutex);
+    auto [it, added] = cache.byM.try_emplace(key);
+    if (added) {
+        std::vector<std::uint32_t>& order = it->second;
+        order.resize(shapes.entries.size());
+        for (std::uint32_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+            return shapes.entries[x].logShape[1] < shapes.entries[y].logShape[1];
+        });
+    }
+    return it->second; // map nodes stay put; the cache lives as long as the entries it indexes
+}
+
 GemmTile TileDatabase::lookupUncached(const std::string& referenceId, OpClass opClass, long long b, long long m,
                                       long long n, long long k) const
 {
     auto it = entries_.find({referenceId, opClass});
     if (it == entries_.end())
         it = entries_.find({referenceId, opClass == OpClass::Linear ? OpClass::Bmm : OpClass::Linear});
-    if (it == entries_.end() || it->second.empty())
+    if (it == entries_.end() || it->second.entries.empty())
         return GemmTile{};
-    const auto& v = it->second;
+    const Shapes& shapes = it->second;
     // Shapes beyond the measured range (a 50k-vocabulary head, a 64k-token batch) are looked up as
     // the largest measured shape in that direction: cuBLAS keeps the tile it uses for large
     // problems, while the nearest neighbour of an out-of-range point is arbitrary.
     std::array<float, 4> q{float(std::log2(double(b))), float(std::log2(double(m))), float(std::log2(double(n))),
                            float(std::log2(double(k)))};
-    std::array<float, 4> lo{}, hi{};
-    lo.fill(std::numeric_limits<float>::infinity());
-    hi.fill(-std::numeric_limits<float>::infinity());
-    for (const auto& e : v) {
-        const std::array<float, 4> x{e.logB, e.logM, e.logN, e.logK};
-        for (std::size_t d = 0; d < 4; ++d) {
-            lo[d] = std::min(lo[d], x[d]);
-            hi[d] = std::max(hi[d], x[d]);
-        }
-    }
     for (std::size_t d = 0; d < 4; ++d)
-        q[d] = std::clamp(q[d], lo[d], hi[d]);
+        q[d] = std::clamp(q[d], shapes.lo[d], shapes.hi[d]);
     // Majority vote of the nearest few measured shapes: single neighbours flip between tiles at
     // heuristic boundaries; a vote returns the library's usual choice for that region.
+    // The output shape (m x k per batch) decides the tile; the reduction n mostly decides split-K,
+    // so it counts for less. Otherwise a model-sized GEMM (all three large, rare in the sampled
+    // training shapes) borrows the small tile of a skinny one that happens to share its n.
+    constexpr std::array<float, 4> kWeight{1, 4, 0.25f, 4};
     constexpr std::size_t kNeighbours = 7;
-    std::vector<std::pair<float, const Entry*>> nearest;
+    using Candidate = std::pair<float, std::uint32_t>; // distance, entry; equal distances: first measured
+    std::vector<Candidate> nearest;
     nearest.reserve(kNeighbours + 1);
-    for (const auto& e : v) {
-        // The output shape (m x k per batch) decides the tile; the reduction n mostly decides split-K,
-        // so it counts for less. Otherwise a model-sized GEMM (all three large, rare in the sampled
-        // training shapes) borrows the small tile of a skinny one that happens to share its n.
-        const float d = (e.logB - q[0]) * (e.logB - q[0]) + 4 * (e.logM - q[1]) * (e.logM - q[1]) +
-                        0.25f * (e.logN - q[2]) * (e.logN - q[2]) + 4 * (e.logK - q[3]) * (e.logK - q[3]);
-        if (nearest.size() < kNeighbours || d < nearest.back().first) {
-            nearest.emplace_back(d, &e);
-            std::sort(nearest.begin(), nearest.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-            if (nearest.size() > kNeighbours)
-                nearest.pop_back();
-        }
+    auto consider = [&](std::uint32_t i) {
+        const auto& x = shapes.entries[i].logShape;
+        float d = 0;
+        for (std::size_t j = 0; j < 4; ++j)
+            d += kWeight[j] * (x[j] - q[j]) * (x[j] - q[j]);
+        const Candidate c{d, i};
+        if (nearest.size() == kNeighbours && !(c < nearest.back()))
+            return;
+        nearest.insert(std::upper_bound(nearest.begin(), nearest.end(), c), c);
+        if (nearest.size() > kNeighbours)
+            nearest.pop_back();
+    };
+    // Outwards from the query's m, nearer m first, until m's term alone exceeds the seventh
+    // nearest distance: every other term is non-negative, so no shape further out can enter.
+    const std::vector<std::uint32_t>& order = orderByM(*cache_, it->first, shapes);
+    auto logM = [&](std::size_t pos) { return shapes.entries[order[pos]].logShape[1]; };
+    std::size_t right = std::size_t(std::partition_point(order.begin(), order.end(), [&](std::uint32_t i) {
+                                        return shapes.entries[i].logShape[1] < q[1];
+                                    }) - order.begin());
+    std::size_t left = right;
+    constexpr float kNone = std::numeric_limits<float>::infinity();
+    while (left > 0 || right < order.size()) {
+        const float below = left > 0 ? q[1] - logM(left - 1) : kNone;
+        const float above = right < order.size() ? logM(right) - q[1] : kNone;
+        const float gap = std::min(below, above);
+        if (nearest.size() == kNeighbours && kWeight[1] * gap * gap > nearest.back().first)
+            break;
+        consider(below < above ? order[--left] : order[right++]);
     }
-    const Entry* best = nearest.front().second;
+    const Entry* best = &shapes.entries[nearest.front().second];
     int bestVotes = 0;
-    for (const auto& [d, e] : nearest) {
+    for (const auto& [d, i] : nearest) {
         int votes = 0;
-        for (const auto& [d2, e2] : nearest)
-            votes += e2->tile == e->tile;
+        for (const auto& [d2, i2] : nearest)
+            votes += shapes.entries[i2].tile == shapes.entries[i].tile;
         if (votes > bestVotes) { // ties keep the nearer candidate (nearest is sorted)
             bestVotes = votes;
-            best = e;
+            best = &shapes.entries[i];
         }
     }
     GemmTile tile = best->tile;
@@ -315,7 +349,7 @@ std::size_t TileDatabase::size() const
 {
     std::size_t n = 0;
     for (const auto& [key, v] : entries_)
-        n += v.size();
+        n += v.entries.size();
     return n;
 }
 
@@ -328,7 +362,7 @@ std::string TileDatabase::serialize() const
            << g.l2CacheMb << ',' << g.launchYear << ',' << g.memoryGb << ',' << csvSafe(g.architecture) << '\n';
     os << "gpu,op,b,m,n,k,along_k,along_m,split\n";
     for (const auto& [key, v] : entries_)
-        for (const auto& e : v)
+        for (const auto& e : v.entries)
             os << key.first << ',' << opClassName(key.second) << ',' << e.b << ',' << e.m << ',' << e.n << ','
                << e.k << ',' << e.tile.alongK << ',' << e.tile.alongM << ',' << e.tile.reductionSplit << '\n';
     return os.str();

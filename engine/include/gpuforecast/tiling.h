@@ -12,6 +12,8 @@
 #include "gpuforecast/gpu_spec.h"
 #include "gpuforecast/kernel.h"
 
+#include <array>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -87,13 +89,20 @@ public:
 
 private:
     struct Entry {
-        float logB, logM, logN, logK;
+        std::array<float, 4> logShape; // log2 of b, m, n, k
         GemmTile tile;
         long long b, m, n, k;
     };
+    using ShapesKey = std::pair<std::string, OpClass>; // GPU, class
+    // One GPU's measured shapes of one class, with their range (kept as shapes are added, so a
+    // lookup, which clamps its query to the range, does not scan the shapes twice).
+    struct Shapes {
+        std::vector<Entry> entries;
+        std::array<float, 4> lo, hi;
+    };
     std::vector<ReferenceGpu> gpus_;
     std::vector<std::string> families_; // gemmKernelFamily of each of gpus_ (referenceFor runs per kernel)
-    std::map<std::pair<std::string, OpClass>, std::vector<Entry>> entries_;
+    std::map<ShapesKey, Shapes> entries_;
 
     // Lookups scan thousands of shapes; a model has a few dozen distinct GEMMs and the GUI asks for
     // the same ones on every edit, so answers are memoised (thread-safe; shared by copies, which
@@ -102,8 +111,12 @@ private:
     struct LookupCache {
         std::mutex mutex;
         std::map<LookupKey, GemmTile> tiles;
+        // Each Shapes' entries in order of log m (by index, so copies holding the same entries can
+        // share it): a lookup scans outwards from the query's m and stops where m alone is too far.
+        std::map<ShapesKey, std::vector<std::uint32_t>> byM;
     };
     std::shared_ptr<LookupCache> cache_ = std::make_shared<LookupCache>();
+    static const std::vector<std::uint32_t>& orderByM(LookupCache& cache, const ShapesKey& key, const Shapes& shapes);
     GemmTile lookupUncached(const std::string& referenceId, OpClass opClass, long long b, long long m, long long n,
                             long long k) const;
 };
