@@ -98,7 +98,7 @@ private:
     // lookup, which clamps its query to the range, does not scan the shapes twice).
     struct Shapes {
         std::vector<Entry> entries;
-        std::array<float, 4> lo, hi;
+        std::array<float, 4> lo{}, hi{}; // set by the first add()
     };
     std::vector<ReferenceGpu> gpus_;
     std::vector<std::string> families_; // gemmKernelFamily of each of gpus_ (referenceFor runs per kernel)
