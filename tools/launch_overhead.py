@@ -7,6 +7,10 @@
 2. NeuSight's per-operator traces (<run>.ops.csv.gz: one traced layer plus embeddings and head)
    add up to more than the same runs timed whole; the difference per launched operator is the
    overhead that back-to-back launches hide.
+3. Layer norm pays that overhead on top of its work, not instead of it (docs/method.md section 3,
+   launch floor): median time against the bytes' time at the spec bandwidth, both in units of
+   the GPU's floor (1st percentile of its layer-norm times), for rows of 1024 floats and more.
+   Under a smooth maximum the time would be about the larger of 1 and the bytes' time.
 
 Usage: tools/launch_overhead.py [DATA_DIR]   (default: resources/datasets/neusight)
 """
@@ -65,3 +69,21 @@ for gpu in sorted(os.listdir(os.path.join(data, "e2e"))):
         if whole["bwall_latency"] > 0:
             line += f"  bw trace {trace_bw:7.1f} whole {whole['bwall_latency']:7.1f} ({trace_bw / whole['bwall_latency']:.2f}x)"
         print(line)
+
+print("3. layer norm, rows of h >= 1024: median time in floors per bin of the bytes' time at spec bandwidth (in floors)")
+specs = os.path.join(os.path.dirname(__file__), "..", "resources", "gpus")
+ln = collections.defaultdict(list)
+with gzip.open(os.path.join(data, "train", "vector.csv.gz"), "rt") as f:
+    for r in csv.DictReader(f):
+        if r["op"] == "ln":
+            ln[r["gpu"]].append((float(r["b"]), float(r["h"]), float(r["latency_ms"]) * 1e-3))
+for gpu in sorted(ln):
+    bandwidth = json.load(open(os.path.join(specs, gpu + ".json")))["memory_bandwidth_gbps"] * 1e9
+    floor = sorted(t for _, _, t in ln[gpu])[len(ln[gpu]) // 100]
+    cells = []
+    for lo in (0.25, 0.5, 1, 2, 4):
+        # bytes: read the row, write the row (4-byte floats)
+        pts = [(8 * b * h / bandwidth / floor, t / floor) for b, h, t in ln[gpu] if h >= 1024 and lo <= 8 * b * h / bandwidth / floor < 2 * lo]
+        if len(pts) > 3:
+            cells.append(f"{sorted(x for x, _ in pts)[len(pts) // 2]:4.2f} -> {sorted(y for _, y in pts)[len(pts) // 2]:4.2f}")
+    print(f"  {gpu:16s} floor {floor * 1e6:4.1f} us   " + "   ".join(cells))
