@@ -42,6 +42,16 @@ ClassSamples t4AndP100Samples(const std::string& file, const std::string& op, st
     return buildTrainingSamples({slice}, catalog, TileDatabase{}, "", TrainingTiles::Measured)[classIndex];
 }
 
+// One epoch of a tiny network: enough to see what training records about the floors.
+TrainResult trainBriefly(const ClassSamples& s)
+{
+    TrainOptions o;
+    o.maxEpochs = 1;
+    o.hiddenWidth = 4;
+    o.hiddenLayers = 1;
+    return trainUtilizationModel(s, o, nlohmann::json::object());
+}
+
 } // namespace
 
 class TestTrainer : public QObject {
@@ -66,43 +76,46 @@ private slots:
         Eigen::VectorXd traffic(n); // a DRAM-traffic floor under some samples, above or below their time
         for (int i = 0; i < n; ++i)
             traffic(i) = i % 4 == 1 ? 0.0 : 2e-5 * u(rng);
-        std::vector<DenseLayer> grads;
-        const double loss = forecastLoss(net, x, waves, roof, meas, floorSeconds, traffic, &grads);
-        double perSample = 0; // each sample under its own floor: the loss is the mean of one-sample losses
-        for (int i = 0; i < n; ++i)
-            perSample += forecastLoss(net, x.col(i), waves.segment(i, 1), roof.segment(i, 1), meas.segment(i, 1),
-                                      floorSeconds.segment(i, 1), traffic.segment(i, 1), nullptr) / n;
-        QVERIFY(std::abs(loss - perSample) < 1e-12 * std::max(1.0, loss));
-        QVERIFY_THROWS_EXCEPTION(ForecastError,
-                                 forecastLoss(net, x, waves, roof, meas, floorSeconds.head(n - 1), traffic.head(n - 1), nullptr));
-        const double h = 1e-6;
-        double worst = 0;
-        for (std::size_t l = 0; l < net.layers().size(); ++l) {
-            auto& layer = net.mutableLayers()[l];
-            for (Eigen::Index i = 0; i < layer.weights.size(); ++i) {
-                const double keep = layer.weights.data()[i];
-                layer.weights.data()[i] = keep + h;
-                const double up = forecastLoss(net, x, waves, roof, meas, floorSeconds, traffic, nullptr);
-                layer.weights.data()[i] = keep - h;
-                const double down = forecastLoss(net, x, waves, roof, meas, floorSeconds, traffic, nullptr);
-                layer.weights.data()[i] = keep;
-                const double numeric = (up - down) / (2 * h);
-                const double analytic = grads[l].weights.data()[i];
-                worst = std::max(worst, std::abs(numeric - analytic) / std::max(1e-6, std::abs(numeric) + std::abs(analytic)));
+        // Both ways of meeting the launch floor: the smooth maximum and the floor added to the work.
+        for (const FloorComposition how : {FloorComposition::SmoothMaximum, FloorComposition::Added}) {
+            std::vector<DenseLayer> grads;
+            const double loss = forecastLoss(net, x, waves, roof, meas, floorSeconds, traffic, &grads, how);
+            double perSample = 0; // each sample under its own floor: the loss is the mean of one-sample losses
+            for (int i = 0; i < n; ++i)
+                perSample += forecastLoss(net, x.col(i), waves.segment(i, 1), roof.segment(i, 1), meas.segment(i, 1),
+                                          floorSeconds.segment(i, 1), traffic.segment(i, 1), nullptr, how) / n;
+            QVERIFY(std::abs(loss - perSample) < 1e-12 * std::max(1.0, loss));
+            QVERIFY_THROWS_EXCEPTION(ForecastError,
+                                     forecastLoss(net, x, waves, roof, meas, floorSeconds.head(n - 1), traffic.head(n - 1), nullptr, how));
+            const double h = 1e-6;
+            double worst = 0;
+            for (std::size_t l = 0; l < net.layers().size(); ++l) {
+                auto& layer = net.mutableLayers()[l];
+                for (Eigen::Index i = 0; i < layer.weights.size(); ++i) {
+                    const double keep = layer.weights.data()[i];
+                    layer.weights.data()[i] = keep + h;
+                    const double up = forecastLoss(net, x, waves, roof, meas, floorSeconds, traffic, nullptr, how);
+                    layer.weights.data()[i] = keep - h;
+                    const double down = forecastLoss(net, x, waves, roof, meas, floorSeconds, traffic, nullptr, how);
+                    layer.weights.data()[i] = keep;
+                    const double numeric = (up - down) / (2 * h);
+                    const double analytic = grads[l].weights.data()[i];
+                    worst = std::max(worst, std::abs(numeric - analytic) / std::max(1e-6, std::abs(numeric) + std::abs(analytic)));
+                }
+                for (Eigen::Index i = 0; i < layer.bias.size(); ++i) {
+                    const double keep = layer.bias(i);
+                    layer.bias(i) = keep + h;
+                    const double up = forecastLoss(net, x, waves, roof, meas, floorSeconds, traffic, nullptr, how);
+                    layer.bias(i) = keep - h;
+                    const double down = forecastLoss(net, x, waves, roof, meas, floorSeconds, traffic, nullptr, how);
+                    layer.bias(i) = keep;
+                    const double numeric = (up - down) / (2 * h);
+                    worst = std::max(worst, std::abs(numeric - grads[l].bias(i)) /
+                                                std::max(1e-6, std::abs(numeric) + std::abs(grads[l].bias(i))));
+                }
             }
-            for (Eigen::Index i = 0; i < layer.bias.size(); ++i) {
-                const double keep = layer.bias(i);
-                layer.bias(i) = keep + h;
-                const double up = forecastLoss(net, x, waves, roof, meas, floorSeconds, traffic, nullptr);
-                layer.bias(i) = keep - h;
-                const double down = forecastLoss(net, x, waves, roof, meas, floorSeconds, traffic, nullptr);
-                layer.bias(i) = keep;
-                const double numeric = (up - down) / (2 * h);
-                worst = std::max(worst, std::abs(numeric - grads[l].bias(i)) /
-                                            std::max(1e-6, std::abs(numeric) + std::abs(grads[l].bias(i))));
-            }
+            QVERIFY2(worst < 1e-5, qPrintable(QString("worst relative gradient error %1").arg(worst)));
         }
-        QVERIFY2(worst < 1e-5, qPrintable(QString("worst relative gradient error %1").arg(worst)));
     }
 
     void learnsOnRealMeasurements()
@@ -163,11 +176,7 @@ private slots:
                 }
             QVERIFY2(below <= n / 100 && below >= n / 100 - 1, qPrintable(QString::fromStdString(gpu)));
         }
-        TrainOptions o;
-        o.maxEpochs = 1;
-        o.hiddenWidth = 4;
-        o.hiddenLayers = 1;
-        const TrainResult r = trainUtilizationModel(s, o, nlohmann::json::object());
+        const TrainResult r = trainBriefly(s);
         QCOMPARE(r.model.floorSeconds(), t4);
         const Eigen::VectorXd trained = trainingLaunchFloors(s); // one shared floor: the median's
         QVERIFY((trained.array() == p100).all());
@@ -186,16 +195,31 @@ private slots:
         const Eigen::VectorXd trained = trainingLaunchFloors(s);
         for (Eigen::Index i = 0; i < s.size(); ++i)
             QCOMPARE(trained(i), floors.at(s.gpus[std::size_t(i)]));
-        TrainOptions o;
-        o.maxEpochs = 1;
-        o.hiddenWidth = 4;
-        o.hiddenLayers = 1;
-        const TrainResult r = trainUtilizationModel(s, o, nlohmann::json::object());
+        const TrainResult r = trainBriefly(s);
         const nlohmann::json& prov = r.model.provenance();
         QVERIFY(!prov.contains("training_floor_seconds"));
         QCOMPARE(prov.at("training_floors_seconds").at("T4").get<double>(), floors.at("T4"));
         QCOMPARE(prov.at("training_floors_seconds").at("P100-PCIE-16GB").get<double>(), floors.at("P100-PCIE-16GB"));
         QCOMPARE(r.model.floorSeconds(), floors.at("T4"));
+    }
+
+    void layerNormPaysItsOwnHostsFloorOnTopOfItsWork()
+    {
+        // Layer norm: the floor is added to the work, not rounded into it, and each GPU's samples
+        // carry their own host's floor. A forecast still assumes the fastest host's.
+        QVERIFY(launchFloorComposition(OpClass::LayerNorm) == FloorComposition::Added);
+        QVERIFY(launchFloorComposition(OpClass::Softmax) == FloorComposition::SmoothMaximum);
+        QCOMPARE(withLaunchFloor(30e-6, 40e-6, FloorComposition::Added), 70e-6);
+        QVERIFY(withLaunchFloor(30e-6, 40e-6) < 45e-6); // the smooth maximum: nearly the larger one
+        const ClassSamples s = t4AndP100Samples("vector.csv.gz", "ln", 4);
+        QCOMPARE(s.opClass, OpClass::LayerNorm);
+        const auto floors = estimateLaunchFloors(s);
+        const Eigen::VectorXd trained = trainingLaunchFloors(s);
+        for (Eigen::Index i = 0; i < s.size(); ++i)
+            QCOMPARE(trained(i), floors.at(s.gpus[std::size_t(i)]));
+        const TrainResult r = trainBriefly(s);
+        QCOMPARE(r.model.provenance().at("launch_floor").get<std::string>(), std::string("added to the work"));
+        QCOMPARE(r.model.floorSeconds(), std::min(floors.at("T4"), floors.at("P100-PCIE-16GB")));
     }
 };
 

@@ -57,8 +57,24 @@ FeatureVector kernelFeatures(OpClass c, const KernelGeometry& g, const GpuSpec& 
     };
 }
 
-double withLaunchFloor(double seconds, double floorSeconds) { return smoothMax(seconds, floorSeconds, kFloorSharpness); }
-double launchFloorSlope(double seconds, double floorSeconds) { return smoothMaxSlope(seconds, floorSeconds, kFloorSharpness); }
+FloorComposition launchFloorComposition(OpClass c)
+{
+    return c == OpClass::LayerNorm ? FloorComposition::Added : FloorComposition::SmoothMaximum;
+}
+
+double withLaunchFloor(double seconds, double floorSeconds, FloorComposition how)
+{
+    if (how == FloorComposition::Added)
+        return seconds + std::max(floorSeconds, 0.0);
+    return smoothMax(seconds, floorSeconds, kFloorSharpness);
+}
+
+double launchFloorSlope(double seconds, double floorSeconds, FloorComposition how)
+{
+    if (how == FloorComposition::Added)
+        return floorSeconds > 0 ? seconds / (seconds + floorSeconds) : 1.0;
+    return smoothMaxSlope(seconds, floorSeconds, kFloorSharpness);
+}
 
 double withTrafficFloor(double seconds, double floorSeconds)
 {

@@ -83,7 +83,8 @@ void extendFromLargestMeasured(const UtilizationModel& model, std::span<const Ke
         const double roofline = geometries[geometries.size() == 1 ? 0 : std::size_t(j)].secondsAt(1.0);
         const double edgeRoofline = roofline * r;
         for (Eigen::Index m = 0; m < logU.rows(); ++m) {
-            const double edgeSeconds = withLaunchFloor(edgeRoofline / std::exp(logU(m, j)), floor);
+            const double edgeSeconds =
+                withLaunchFloor(edgeRoofline / std::exp(logU(m, j)), floor, launchFloorComposition(model.opClass()));
             const double marginal = std::max(edgeSeconds - floor, edgeRoofline) / edgeRoofline; // s per roofline s
             logU(m, j) = std::log(roofline / (edgeSeconds + (roofline - edgeRoofline) * marginal));
         }
@@ -327,12 +328,13 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
         std::vector<double> overheadScale;
         const Eigen::MatrixXd logU =
             logUtilization(model, classKernels, geometries, waves, gpu, donor, &overheadScale);
+        const FloorComposition floorHow = launchFloorComposition(model.opClass());
         Eigen::MatrixXd logSeconds(logU.rows(), logU.cols());
         for (Eigen::Index m = 0; m < logU.rows(); ++m)
             for (Eigen::Index j = 0; j < logU.cols(); ++j) {
                 const KernelGeometry& g = geometries[std::size_t(j)];
                 const double seconds = withTrafficFloor(g.secondsAt(std::exp(logU(m, j))), g.trafficFloorSeconds);
-                logSeconds(m, j) = std::log(withLaunchFloor(seconds, model.floorSeconds()));
+                logSeconds(m, j) = std::log(withLaunchFloor(seconds, model.floorSeconds(), floorHow));
             }
         for (std::size_t j = 0; j < idx.size(); ++j) {
             auto& f = out[idx[j]];
@@ -348,6 +350,8 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
             }
             if (!overheadScale.empty()) // GEMMs read on another sheet
                 f.overheadScale = overheadScale[j];
+            else if (floorHow == FloorComposition::Added) // the networks saw no overhead: all of it is the floor
+                f.overheadScale = 1;
             else if (!kernels[idx[j]].isGemm() && measuredBandwidthGBps_ > 0 && gpu.memoryBandwidthGBps > 0)
                 f.overheadScale = std::min(1.0, measuredBandwidthGBps_ / gpu.memoryBandwidthGBps);
         }

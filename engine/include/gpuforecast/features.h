@@ -67,9 +67,18 @@ inline double utilizationFrom(double alpha, double gamma, double waves) { return
 // asking the utilization network to learn it would tie it to the training GPUs. Instead the
 // forecast is a smooth maximum of the floor and the wave model: (floor^s + t^s)^(1/s).
 inline constexpr double kFloorSharpness = 6.0;
-double withLaunchFloor(double seconds, double floorSeconds);
+// Layer norm pays the floor on top of its work instead: its measured times are the floor plus the
+// bytes at a steady share of the bandwidth (A100, rows of 1024 floats and more: 1.4, 2.1, 3.2 and
+// 5.1 floors where the bytes take 0.36, 0.69, 1.39 and 2.89 floors at the spec bandwidth;
+// tools/launch_overhead.py). Under the smooth maximum the networks learned that overhead as low
+// efficiency of mid-size kernels, by size, and a size is a different share of the floor on every
+// GPU (held-out A100 training rows of 0.05-0.2 ms came out 19-36% fast). For softmax and
+// element-wise kernels the added floor did worse held out (docs/accuracy.md, findings).
+enum class FloorComposition { SmoothMaximum, Added };
+FloorComposition launchFloorComposition(OpClass c);
+double withLaunchFloor(double seconds, double floorSeconds, FloorComposition how = FloorComposition::SmoothMaximum);
 // d log(withLaunchFloor) / d log(seconds), for the trainer.
-double launchFloorSlope(double seconds, double floorSeconds);
+double launchFloorSlope(double seconds, double floorSeconds, FloorComposition how = FloorComposition::SmoothMaximum);
 
 // A kernel can never beat the DRAM time of all the bytes it really moves
 // (KernelGeometry::trafficFloorSeconds). Nearly a hard maximum: a soft one would slow every kernel

@@ -46,15 +46,16 @@ TrainResult trainUtilizationModel(const ClassSamples& samples, const TrainOption
                                   const nlohmann::json& provenance);
 
 // Loss of one network on a batch (features already normalised; floorSeconds: each sample's launch
-// floor; trafficFloorSeconds: its KernelGeometry::trafficFloorSeconds, 0 for none) and, if grads is given, its gradient with respect to every weight and bias (same shapes
-// as the layers). Exposed for tests.
+// floor, met as `how` says; trafficFloorSeconds: its KernelGeometry::trafficFloorSeconds, 0 for
+// none) and, if grads is given, its gradient with respect to every weight and bias (same shapes as
+// the layers). Exposed for tests.
 double forecastLoss(const Mlp& net, const Eigen::MatrixXd& normalizedFeatures, const Eigen::VectorXd& waves,
                     const Eigen::VectorXd& rooflineSeconds, const Eigen::VectorXd& measuredSeconds,
                     const Eigen::VectorXd& floorSeconds, const Eigen::VectorXd& trafficFloorSeconds,
-                    std::vector<DenseLayer>* grads);
+                    std::vector<DenseLayer>* grads, FloorComposition how = FloorComposition::SmoothMaximum);
 
-// Each sample's launch floor in training: its own GPU's for bmm, the median GPU's for the other
-// classes (why: trainer.cpp). Exposed for tests.
+// Each sample's launch floor in training: its own GPU's for bmm and layer norm, the median GPU's
+// for the other classes (why: trainer.cpp). Exposed for tests.
 Eigen::VectorXd trainingLaunchFloors(const ClassSamples& samples);
 
 // Each GPU's launch floor for the class: the 1st percentile of its measured times.
