@@ -29,7 +29,7 @@ Mlp tinyNetwork()
     return Mlp({a, b});
 }
 
-UtilizationModel smallModel()
+UtilizationModel smallModel(FloorComposition floor = FloorComposition::SmoothMaximum)
 {
     std::vector<DenseLayer> layers(2);
     layers[0].weights = Eigen::MatrixXd::Constant(3, kFeatureCount, 0.1);
@@ -39,7 +39,7 @@ UtilizationModel smallModel()
     layers[1].bias = Eigen::VectorXd::Constant(2, 0.3);
     FeatureNormalization n{Eigen::VectorXd::Zero(kFeatureCount), Eigen::VectorXd::Ones(kFeatureCount),
                            Eigen::VectorXd::Constant(kFeatureCount, -10), Eigen::VectorXd::Constant(kFeatureCount, 10)};
-    return UtilizationModel(OpClass::Softmax, n, 2e-5, {Mlp(layers)}, json{{"seed", 1}});
+    return UtilizationModel(OpClass::Softmax, n, 2e-5, {Mlp(layers)}, json{{"seed", 1}}, floor);
 }
 
 } // namespace
@@ -109,6 +109,14 @@ private slots:
         QCOMPARE(back.opClass(), OpClass::Softmax);
         QCOMPARE(back.floorSeconds(), 2e-5);
         QCOMPARE(back.provenance()["seed"].get<int>(), 1);
+        QVERIFY(back.floorComposition() == FloorComposition::SmoothMaximum);
+        // How the floor was met travels with the weights, and files from before the field read as
+        // the smooth maximum every class was then fitted under.
+        const UtilizationModel added = UtilizationModel::fromJson(smallModel(FloorComposition::Added).toJson(), "w.json");
+        QVERIFY(added.floorComposition() == FloorComposition::Added);
+        json older = smallModel(FloorComposition::Added).toJson();
+        older.erase("launch_floor");
+        QVERIFY(UtilizationModel::fromJson(older, "w.json").floorComposition() == FloorComposition::SmoothMaximum);
     }
 
     void badWeightsAreNamed_data()
@@ -127,6 +135,7 @@ private slots:
         QTest::newRow("unknown activation") << "/ensemble/0/0/activation" << "\"swish\"" << "activation";
         QTest::newRow("edited weight fails self-test") << "/ensemble/0/1/bias/0" << "0.31" << "self-test";
         QTest::newRow("floor negative") << "/floor_seconds" << "-1" << "floor_seconds";
+        QTest::newRow("unknown floor composition") << "/launch_floor" << "\"max\"" << "launch_floor";
         QTest::newRow("no ensemble") << "/ensemble" << "[]" << "ensemble";
     }
     void badWeightsAreNamed()

@@ -361,6 +361,33 @@ private slots:
             }
         }
     }
+
+    // Layer norm's launch floor is added to its work (UtilizationModel::floorComposition): a forecast
+    // pays it exactly once, below the largest measured size and beyond it (where pricing from the
+    // edge kernel once counted it twice, a step of 8% at the edge on the A100), and inside a model
+    // it is shed whole.
+    void layerNormPaysItsFloorOnce()
+    {
+        const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
+        const UtilizationModel& ln = *f.model(OpClass::LayerNorm);
+        QVERIFY(ln.floorComposition() == FloorComposition::Added);
+        const auto catalog = loadGpuDirectory(kRes + "/gpus");
+        for (const char* id : {"A100-PCIE-40GB", "H100-SXM5-80GB"}) {
+            const GpuSpec& gpu = *findGpu(catalog, id);
+            double previous = 0;
+            for (double rows = 1024; rows < 1 << 20; rows *= 1.05) { // across the largest measured size
+                const Kernel k = Kernel::vector("ln", (long long)rows, 2048);
+                const KernelForecast isolated = f.predict(k, gpu);
+                const KernelForecast queued = f.predictQueued(std::vector<Kernel>{k}, gpu)[0];
+                const QString what = QString("%1 rows on %2").arg((long long)rows).arg(id);
+                QVERIFY2(std::abs(isolated.seconds - queued.seconds - ln.floorSeconds()) < 1e-12, qPrintable(what));
+                if (previous > 0) // 5% more rows: at most 5% more time, and never less
+                    QVERIFY2(isolated.seconds >= previous * (1 - 1e-9) && isolated.seconds <= previous * 1.06,
+                             qPrintable(what + QString(": %1 -> %2 s").arg(previous).arg(isolated.seconds)));
+                previous = isolated.seconds;
+            }
+        }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestShippedWeights)

@@ -218,7 +218,8 @@ private slots:
         for (Eigen::Index i = 0; i < s.size(); ++i)
             QCOMPARE(trained(i), floors.at(s.gpus[std::size_t(i)]));
         const TrainResult r = trainBriefly(s);
-        QCOMPARE(r.model.provenance().at("launch_floor").get<std::string>(), std::string("added to the work"));
+        QVERIFY(r.model.floorComposition() == FloorComposition::Added);
+        QCOMPARE(r.model.toJson().at("launch_floor").get<std::string>(), std::string("added"));
         QCOMPARE(r.model.floorSeconds(), std::min(floors.at("T4"), floors.at("P100-PCIE-16GB")));
     }
 };

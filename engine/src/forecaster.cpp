@@ -75,6 +75,10 @@ std::vector<double> pointAtLargestMeasured(const UtilizationModel& model, Eigen:
 void extendFromLargestMeasured(const UtilizationModel& model, std::span<const KernelGeometry> geometries,
                                const std::vector<double>& fraction, Eigen::MatrixXd& logU)
 {
+    // A floor added to the work stays outside the utilization (the forecast adds it once), and the
+    // work beyond the edge runs at the edge's rate already: nothing to change.
+    if (model.floorComposition() == FloorComposition::Added)
+        return;
     const double floor = model.floorSeconds();
     for (Eigen::Index j = 0; j < logU.cols(); ++j) {
         const double r = fraction[std::size_t(j)];
@@ -83,8 +87,7 @@ void extendFromLargestMeasured(const UtilizationModel& model, std::span<const Ke
         const double roofline = geometries[geometries.size() == 1 ? 0 : std::size_t(j)].secondsAt(1.0);
         const double edgeRoofline = roofline * r;
         for (Eigen::Index m = 0; m < logU.rows(); ++m) {
-            const double edgeSeconds =
-                withLaunchFloor(edgeRoofline / std::exp(logU(m, j)), floor, launchFloorComposition(model.opClass()));
+            const double edgeSeconds = withLaunchFloor(edgeRoofline / std::exp(logU(m, j)), floor);
             const double marginal = std::max(edgeSeconds - floor, edgeRoofline) / edgeRoofline; // s per roofline s
             logU(m, j) = std::log(roofline / (edgeSeconds + (roofline - edgeRoofline) * marginal));
         }
@@ -328,7 +331,7 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
         std::vector<double> overheadScale;
         const Eigen::MatrixXd logU =
             logUtilization(model, classKernels, geometries, waves, gpu, donor, &overheadScale);
-        const FloorComposition floorHow = launchFloorComposition(model.opClass());
+        const FloorComposition floorHow = model.floorComposition();
         Eigen::MatrixXd logSeconds(logU.rows(), logU.cols());
         for (Eigen::Index m = 0; m < logU.rows(); ++m)
             for (Eigen::Index j = 0; j < logU.cols(); ++j) {
@@ -350,7 +353,7 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
             }
             if (!overheadScale.empty()) // GEMMs read on another sheet
                 f.overheadScale = overheadScale[j];
-            else if (floorHow == FloorComposition::Added) // the networks saw no overhead: all of it is the floor
+            else if (floorHow == FloorComposition::Added) // the networks learned no overhead: the floor is all of it
                 f.overheadScale = 1;
             else if (!kernels[idx[j]].isGemm() && measuredBandwidthGBps_ > 0 && gpu.memoryBandwidthGBps > 0)
                 f.overheadScale = std::min(1.0, measuredBandwidthGBps_ / gpu.memoryBandwidthGBps);
@@ -375,7 +378,7 @@ KernelForecast queuedInModel(const KernelForecast& isolated, double launchOverhe
         return f;
     const double roofline = f.geometry.secondsAt(1.0);
     // overheadScale is about the overhead the networks learned inside a kernel's efficiency. Where
-    // the floor itself sets the time (a one-row layer norm: the floor, whatever the GPU), all of it
+    // the floor itself sets the time (one token's GELU: the floor, whatever the GPU), all of it
     // is overhead, and a GPU that sheds only part of it came out slower than a slower GPU: GPT-2 at
     // batch 1 x 1 token, H100 18.7 ms against V100 12.5. The floor's share of the smooth maximum
     // (its s-th power over the time's) moves the scale to 1 as the floor takes over.

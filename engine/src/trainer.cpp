@@ -250,7 +250,7 @@ TrainResult trainUtilizationModel(const ClassSamples& s, const TrainOptions& o, 
     norm.max = s.features.rowwise().maxCoeff();
     // The floor is the timing host's launch overhead more than the GPU's: P100's host is 1.7x
     // T4's on the same tiny kernels, while A100, T4 and P4 agree. The networks are fitted under
-    // the median host's floor (bmm: each host's own, fitsEachHostsFloor); a forecast assumes the
+    // the median host's floor (bmm and layer norm: each host's own, fitsEachHostsFloor); a forecast assumes the
     // fastest measured host's, as a GPU bought today sits in a current host (held-out A100:
     // softmax rows of up to 128 +20.5% -> -1.5%).
     const double forecastFloorSeconds = estimateLaunchFloor(s);
@@ -327,12 +327,11 @@ TrainResult trainUtilizationModel(const ClassSamples& s, const TrainOptions& o, 
     prov["hidden_layers"] = o.hiddenLayers;
     prov["hidden_width"] = o.hiddenWidth;
     prov["floor_seconds"] = forecastFloorSeconds;
-    prov["launch_floor"] = floorHow == FloorComposition::Added ? "added to the work" : "smooth maximum with the work";
     if (fitsEachHostsFloor(s.opClass))
         prov["training_floors_seconds"] = estimateLaunchFloors(s); // per GPU
     else
         prov["training_floor_seconds"] = typicalLaunchFloor(s);
-    r.model = UtilizationModel(s.opClass, std::move(norm), forecastFloorSeconds, std::move(members), prov);
+    r.model = UtilizationModel(s.opClass, std::move(norm), forecastFloorSeconds, std::move(members), prov, floorHow);
     return r;
 }
 

@@ -11,6 +11,10 @@ namespace gpuforecast {
 namespace {
 
 constexpr const char* kFormat = "gpuforecast-utilization-1";
+// How the networks met the launch floor in training. Files written before the field existed were
+// all fitted under the smooth maximum and are read so.
+constexpr const char* kFloorSmoothMaximum = "smooth_maximum";
+constexpr const char* kFloorAdded = "added";
 
 nlohmann::json vectorToJson(const Eigen::VectorXd& v)
 {
@@ -61,9 +65,10 @@ Eigen::MatrixXd selfTestInputs(const Eigen::VectorXd& mean, const Eigen::VectorX
 } // namespace
 
 UtilizationModel::UtilizationModel(OpClass opClass, FeatureNormalization normalization, double floorSeconds,
-                                   std::vector<Mlp> members, nlohmann::json provenance)
-    : opClass_(opClass), norm_(std::move(normalization)), floorSeconds_(floorSeconds), members_(std::move(members)),
-      provenance_(std::move(provenance))
+                                   std::vector<Mlp> members, nlohmann::json provenance,
+                                   FloorComposition floorComposition)
+    : opClass_(opClass), norm_(std::move(normalization)), floorSeconds_(floorSeconds),
+      floorComposition_(floorComposition), members_(std::move(members)), provenance_(std::move(provenance))
 {
     for (const auto* v : {&norm_.mean, &norm_.scale, &norm_.min, &norm_.max})
         if (v->size() != kFeatureCount)
@@ -116,6 +121,7 @@ nlohmann::json UtilizationModel::toJson() const
     j["feature_min"] = vectorToJson(norm_.min);
     j["feature_max"] = vectorToJson(norm_.max);
     j["floor_seconds"] = floorSeconds_;
+    j["launch_floor"] = floorComposition_ == FloorComposition::Added ? kFloorAdded : kFloorSmoothMaximum;
     j["output"] = "utilization = gamma * (1 - alpha / waves); alpha, gamma = sigmoid(network outputs)";
     j["ensemble"] = nlohmann::json::array();
     for (const auto& m : members_)
@@ -163,6 +169,15 @@ UtilizationModel UtilizationModel::fromJson(const nlohmann::json& j, const std::
         if (norm.min(i) > norm.max(i))
             throwInputError(source, "feature_min[" + std::to_string(i) + "]", "exceeds feature_max");
     const double floorSeconds = requireNumber(j, ctx, "floor_seconds", 0, 0.999);
+    FloorComposition floorComposition = FloorComposition::SmoothMaximum;
+    if (j.contains("launch_floor")) {
+        const std::string how = requireString(j, ctx, "launch_floor");
+        if (how == kFloorAdded)
+            floorComposition = FloorComposition::Added;
+        else if (how != kFloorSmoothMaximum)
+            throwInputError(source, "launch_floor",
+                            std::string("expected \"") + kFloorSmoothMaximum + "\" or \"" + kFloorAdded + "\"");
+    }
     if (!j.contains("ensemble") || !j["ensemble"].is_array() || j["ensemble"].empty() || j["ensemble"].size() > 64)
         throwInputError(source, "ensemble", "expected an array of 1 to 64 networks");
     std::vector<Mlp> members;
@@ -175,7 +190,7 @@ UtilizationModel UtilizationModel::fromJson(const nlohmann::json& j, const std::
         members.push_back(std::move(m));
     }
     UtilizationModel model(*cls, std::move(norm), floorSeconds, std::move(members),
-                           j.contains("provenance") ? j["provenance"] : nlohmann::json::object());
+                           j.contains("provenance") ? j["provenance"] : nlohmann::json::object(), floorComposition);
     if (j.contains("self_test")) {
         const auto& tests = j["self_test"];
         if (!tests.is_array())

@@ -34,9 +34,10 @@ struct KernelForecast {
     long long paddedM = 0, paddedK = 0, paddedN = 0; // 0: not padded
     // How much of the class's launch overhead this forecast carries. A GPU that borrows a measured
     // GPU's efficiency is that GPU's time scaled by their rooflines, overhead included: a 3.4x
-    // faster H100 carries a third of the A100's 54 us, not all of it. Element-wise, softmax and
-    // layer-norm efficiencies are learned from sizes alone, at the measured GPUs' typical speed, so
-    // a GPU with more bandwidth than their geometric mean carries that share of the overhead.
+    // faster H100 carries a third of the A100's 54 us, not all of it. Element-wise and softmax
+    // efficiencies are learned from sizes alone, at the measured GPUs' typical speed, so a GPU with
+    // more bandwidth than their geometric mean carries that share of the overhead. Layer norm's
+    // floor is added to its work (UtilizationModel::floorComposition): 1, it sheds all of it.
     double overheadScale = 1;
     double ms() const { return seconds * 1e3; }
     // The DRAM traffic of rows re-read after spilling L1 sets the time (KernelGeometry::

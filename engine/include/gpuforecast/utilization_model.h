@@ -30,15 +30,18 @@ class UtilizationModel {
 public:
     UtilizationModel() = default;
     UtilizationModel(OpClass opClass, FeatureNormalization normalization, double floorSeconds,
-                     std::vector<Mlp> members, nlohmann::json provenance);
+                     std::vector<Mlp> members, nlohmann::json provenance,
+                     FloorComposition floorComposition = FloorComposition::SmoothMaximum);
 
     OpClass opClass() const { return opClass_; }
     std::size_t memberCount() const { return members_.size(); }
     const std::vector<Mlp>& members() const { return members_; }
     const FeatureNormalization& normalization() const { return norm_; }
     // The shortest time any kernel of this class was measured to take on the training GPUs (launch
-    // and timing overhead): forecasts approach it smoothly from above, see withLaunchFloor().
+    // and timing overhead), and how the networks were fitted to meet it (withLaunchFloor()): stored
+    // in the weights ("launch_floor"), so a file trained one way is never forecast the other way.
     double floorSeconds() const { return floorSeconds_; }
+    FloorComposition floorComposition() const { return floorComposition_; }
     const nlohmann::json& provenance() const { return provenance_; }
 
     Eigen::MatrixXd normalize(const Eigen::MatrixXd& rawFeatures) const; // kFeatureCount x N
@@ -55,6 +58,7 @@ private:
     OpClass opClass_ = OpClass::Bmm;
     FeatureNormalization norm_;
     double floorSeconds_ = 0;
+    FloorComposition floorComposition_ = FloorComposition::SmoothMaximum;
     std::vector<Mlp> members_;
     nlohmann::json provenance_;
 };
