@@ -152,7 +152,7 @@ double typicalLaunchFloor(const ClassSamples& s)
 // points; training rows A100 22.3 -> 19.4%. linear got worse on validation rows (A100 9.0 ->
 // 9.7%), so it keeps the median floor. Layer norm, whose floor is added to its work
 // (launchFloorComposition), is fitted under each host's own: under the median one a slow host's
-// overhead is again learned as efficiency (held-out A100 validation rows 11.7% against 5.9%).
+// overhead is again learned as efficiency (held-out A100 validation rows 10.7% against 5.2%).
 bool fitsEachHostsFloor(OpClass c) { return c == OpClass::Bmm || launchFloorComposition(c) == FloorComposition::Added; }
 
 } // namespace
@@ -250,9 +250,9 @@ TrainResult trainUtilizationModel(const ClassSamples& s, const TrainOptions& o, 
     norm.max = s.features.rowwise().maxCoeff();
     // The floor is the timing host's launch overhead more than the GPU's: P100's host is 1.7x
     // T4's on the same tiny kernels, while A100, T4 and P4 agree. The networks are fitted under
-    // the median host's floor (bmm and layer norm: each host's own, fitsEachHostsFloor); a forecast assumes the
-    // fastest measured host's, as a GPU bought today sits in a current host (held-out A100:
-    // softmax rows of up to 128 +20.5% -> -1.5%).
+    // the median host's floor (bmm and layer norm: each host's own, fitsEachHostsFloor); a
+    // forecast assumes the fastest measured host's, as a GPU bought today sits in a current host
+    // (held-out A100: softmax rows of up to 128 +20.5% -> -1.5%).
     const double forecastFloorSeconds = estimateLaunchFloor(s);
     const Eigen::VectorXd sampleFloors = trainingLaunchFloors(s);
     const FloorComposition floorHow = launchFloorComposition(s.opClass);
