@@ -385,6 +385,16 @@ private slots:
         QCOMPARE(q.secondsHigh, 5 * roofline * 3 / 4);
         QVERIFY(q.queued);
         QCOMPARE(queuedInModel(q, roofline).seconds, q.seconds); // never twice
+        // An added floor (layer norm) is in every ensemble member's time alike: the band sheds it
+        // and keeps its width, down to the roofline.
+        const KernelForecast added = queuedInModel(f, roofline, FloorComposition::Added);
+        QCOMPARE(added.seconds, 3 * roofline);
+        QCOMPARE(added.secondsLow, 2 * roofline);
+        QCOMPARE(added.secondsHigh, 4 * roofline);
+        const KernelForecast deep = queuedInModel(f, 2.5 * roofline, FloorComposition::Added);
+        QCOMPARE(deep.seconds, 1.5 * roofline);
+        QCOMPARE(deep.secondsLow, roofline);
+        QCOMPARE(deep.secondsHigh, 2.5 * roofline);
         // Never faster than the roofline, nor than the launch interval.
         QCOMPARE(queuedInModel(f, 10 * roofline).seconds, roofline);
         QCOMPARE(queuedInModel(f, 10 * roofline).utilization, 1.0);

@@ -383,6 +383,10 @@ private slots:
                 const KernelForecast queued = f.predictQueued(std::vector<Kernel>{k}, gpu)[0];
                 const QString what = QString("%1 rows on %2").arg((long long)rows).arg(id);
                 QVERIFY2(std::abs(isolated.seconds - queued.seconds - ln.floorSeconds()) < 1e-12, qPrintable(what));
+                // Every member sheds the same floor, so the ensemble band keeps its width.
+                const double band = isolated.secondsHigh - isolated.secondsLow;
+                QVERIFY2(band > 0 && std::abs(queued.secondsHigh - queued.secondsLow - band) < 1e-9 * isolated.seconds,
+                         qPrintable(what + QString(": band %1 -> %2 s").arg(band).arg(queued.secondsHigh - queued.secondsLow)));
                 if (previous > 0) // 5% more rows: at most 5% more time, and never less
                     QVERIFY2(isolated.seconds >= previous * (1 - 1e-9) && isolated.seconds <= previous * 1.06,
                              qPrintable(what + QString(": %1 -> %2 s").arg(previous).arg(isolated.seconds)));

@@ -371,7 +371,7 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
     return out;
 }
 
-KernelForecast queuedInModel(const KernelForecast& isolated, double launchOverheadSeconds)
+KernelForecast queuedInModel(const KernelForecast& isolated, double launchOverheadSeconds, FloorComposition how)
 {
     KernelForecast f = isolated;
     if (!f.learned || f.queued || !(f.seconds > 0))
@@ -388,10 +388,17 @@ KernelForecast queuedInModel(const KernelForecast& isolated, double launchOverhe
     // re-reads included (KernelGeometry::trafficFloorSeconds), nor below its roofline.
     const double bound = std::max(roofline, f.geometry.trafficFloorSeconds);
     const double queued = std::max({f.seconds - shed, bound, kQueuedLaunchSeconds});
-    const double scale = queued / f.seconds;
+    if (how == FloorComposition::Added) {
+        // Scaling would narrow the band by the floor's share: a 2-floor layer norm's members,
+        // floor + work each, would keep half their spread.
+        f.secondsLow = std::max({f.secondsLow - shed, bound, kQueuedLaunchSeconds});
+        f.secondsHigh = std::max({f.secondsHigh - shed, bound, kQueuedLaunchSeconds});
+    } else {
+        const double scale = queued / f.seconds;
+        f.secondsLow = std::max(f.secondsLow * scale, std::min(bound, queued));
+        f.secondsHigh *= scale;
+    }
     f.seconds = queued;
-    f.secondsLow = std::max(f.secondsLow * scale, std::min(bound, queued));
-    f.secondsHigh *= scale;
     f.utilization = roofline / queued;
     f.queued = true;
     return f;
@@ -403,7 +410,7 @@ std::vector<KernelForecast> Forecaster::predictQueued(std::span<const Kernel> ke
     std::vector<KernelForecast> out = predict(kernels, gpu, pinnedTile);
     for (std::size_t i = 0; i < out.size(); ++i) {
         if (const UtilizationModel* m = model(kernels[i].opClass))
-            out[i] = queuedInModel(out[i], m->floorSeconds());
+            out[i] = queuedInModel(out[i], m->floorSeconds(), m->floorComposition());
         else if (kernels[i].opClass == OpClass::Other && kernels[i].bytes() > 0) { // a copy or gather is a launch too
             auto& f = out[i];
             f.seconds = f.secondsLow = f.secondsHigh = std::max(f.seconds, kQueuedLaunchSeconds);

@@ -63,8 +63,12 @@ struct KernelForecast {
 // So a kernel inside a model is its forecast less the class's launch floor (the shortest time any
 // kernel of the class was measured to take, our estimate of the overhead; scaled by overheadScale),
 // but never faster than its roofline or than the launch interval of eager PyTorch.
+// `how` is how the class's networks met the floor (UtilizationModel::floorComposition): an added
+// floor is in every ensemble member's time alike, so the band sheds it too and keeps its width;
+// under the smooth maximum the band is scaled with the time.
 inline constexpr double kQueuedLaunchSeconds = 5e-6;
-KernelForecast queuedInModel(const KernelForecast& isolated, double launchOverheadSeconds);
+KernelForecast queuedInModel(const KernelForecast& isolated, double launchOverheadSeconds,
+                             FloorComposition how = FloorComposition::SmoothMaximum);
 
 class Forecaster {
 public:
