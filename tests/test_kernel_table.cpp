@@ -77,10 +77,25 @@ private slots:
         }
     }
 
-    void measurementsMustBePositive()
+    void measurementsMustBePlausible()
     {
-        QVERIFY_THROWS_EXCEPTION(ForecastError, parseKernelTable("op,gpu,b,m,n,k,h,latency_ms\nbmm,T4,1,1,1,1,,-2\n", "k.csv",
-                                                                  TableContent::WithMeasurements));
+        // Negative, zero, a unit slip to nothing (1e-300 ms printed a 300-digit MAPE) or to
+        // centuries: each names the file, the line and the field.
+        for (const char* latency : {"-2", "0", "1e-300", "1e-30", "1e12", "inf"}) {
+            try {
+                parseKernelTable(std::string("op,gpu,b,m,n,k,h,latency_ms\nbmm,T4,1,1,1,1,,") + latency + "\n", "k.csv",
+                                 TableContent::WithMeasurements);
+                QFAIL(qPrintable(QString("accepted latency %1").arg(latency)));
+            } catch (const ForecastError& e) {
+                QVERIFY2(QString(e.what()).startsWith("k.csv") && QString(e.what()).contains("latency_ms"), e.what());
+            }
+        }
+        for (const char* latency : {"1e-6", "0.025", "86400000"}) // a nanosecond .. a day
+            QCOMPARE(parseKernelTable(std::string("op,gpu,b,m,n,k,h,latency_ms\nbmm,T4,1,1,1,1,,") + latency + "\n", "k.csv",
+                                      TableContent::WithMeasurements)
+                         .measurements.at(0)
+                         .latencyMs,
+                     std::stod(latency));
     }
 };
 

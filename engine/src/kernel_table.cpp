@@ -109,8 +109,11 @@ KernelTable parseKernelTable(const std::string& text, const std::string& source,
         if (content == TableContent::WithMeasurements) {
             Measurement m;
             m.latencyMs = parseNumber(cells[cLat], source, line + " latency_ms");
-            if (m.latencyMs <= 0)
-                throwInputError(source, line + " latency_ms", "expected a positive latency");
+            // A nanosecond to eleven days: outside that it is a unit slip or a corrupt cell, and a
+            // relative error against it would print as a 300-digit percentage.
+            if (!(m.latencyMs >= 1e-6 && m.latencyMs <= 1e9))
+                throwInputError(source, line + " latency_ms",
+                                "expected a latency in milliseconds between 1e-06 and 1e+09, got " + cells[cLat]);
             if (cName != SIZE_MAX)
                 m.kernelName = cells[cName];
             if (cGx && cGy && cGz && !cells[*cGx].empty()) {
