@@ -211,6 +211,17 @@ private slots:
             QVERIFY(QString(e.what()).contains("unknown GPU 'H900'"));
             QVERIFY(QString(e.what()).contains("H100-SXM5-80GB"));
         }
+        // A path is read as a file whatever it ends with, so the error is about that file.
+        QTemporaryDir dir;
+        const std::string copy = dir.filePath("A10copy").toStdString();
+        saveGpuSpec(*findGpu(gpus, "A10"), copy);
+        QCOMPARE(resolveGpu(gpus, copy).smCount, findGpu(gpus, "A10")->smCount);
+        try {
+            resolveGpu(gpus, copy + "-missing");
+            QFAIL("accepted");
+        } catch (const ForecastError& e) {
+            QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(copy + "-missing")), e.what());
+        }
     }
 
 };

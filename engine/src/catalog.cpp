@@ -64,7 +64,9 @@ GpuSpec resolveGpu(const std::vector<GpuSpec>& catalog, const std::string& idOrP
 {
     if (const GpuSpec* g = findGpu(catalog, idOrPath))
         return *g;
-    if (endsWith(idOrPath, ".json"))
+    // Anything with a folder in it is a path, whatever it ends with: "./A10copy" is no GPU id, and
+    // "unknown GPU" would hide that the file is missing or unreadable.
+    if (endsWith(idOrPath, ".json") || idOrPath.find_first_of("/\\") != std::string::npos)
         return loadGpuSpec(idOrPath);
     std::string known;
     for (const auto& g : catalog)
