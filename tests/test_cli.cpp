@@ -240,6 +240,32 @@ private slots:
             << QStringList{"evaluate", "--in", kData + "/small_kernels.csv", "--weights", kData} << "no weight files here";
         QTest::newRow("no runs folder") << QStringList{"evaluate-models", "--in", "/nonexistent-runs"}
                                         << "/nonexistent-runs: --in: no such folder";
+        QTest::newRow("runs folder is a file") << QStringList{"evaluate-models", "--in", kData + "/small_kernels.csv"}
+                                               << "small_kernels.csv: --in: is a file; expected a folder";
+    }
+
+    // A measured run's GPU is its folder and its sizes are its file name: errors in either name
+    // that folder or file, not an option the user never gave.
+    void evaluateModelsNamesTheRunItCannotRead()
+    {
+        QTemporaryDir dir;
+        auto writeRun = [&](const QString& gpu, const QString& run) {
+            QVERIFY(QDir(dir.path()).mkpath(gpu));
+            QFile f(dir.filePath(gpu + "/" + run + ".json"));
+            QVERIFY(f.open(QIODevice::WriteOnly) && f.write("{\"e2e_latency\": 12.5}") > 0);
+        };
+        writeRun("H900", "bert_large-inf-512-8");
+        Run r = cli({"evaluate-models", "--in", dir.path()});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(dir.filePath("H900") + ": 'H900' is not a known GPU id"), qPrintable(r.err));
+        QVERIFY2(!r.err.contains("--gpu"), qPrintable(r.err));
+        QVERIFY(QDir(dir.filePath("H900")).removeRecursively());
+        writeRun("T4", "bert_large-inf-999999999-1");
+        r = cli({"evaluate-models", "--in", dir.path()});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.startsWith("gpuforecast-cli: " + dir.filePath("T4/bert_large-inf-999999999-1.json") + ": "),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains("seq"), qPrintable(r.err));
     }
     void badInputExitsTwoWithOneLine()
     {

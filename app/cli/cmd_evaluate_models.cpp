@@ -29,7 +29,8 @@ int runEvaluateModels(const std::vector<std::string>& args)
         Forecaster::loadFromDirectory(a.value("--weights").value_or((dataDir / "weights").string()));
     std::error_code ec;
     if (!fs::is_directory(in, ec))
-        throwInputError(in.string(), "--in", "no such folder");
+        throwInputError(in.string(), "--in",
+                        fs::exists(in, ec) ? "is a file; expected a folder of <gpu>/<run>.json" : "no such folder");
     std::vector<fs::path> runs;
     for (const auto& gpuDir : fs::directory_iterator(in, ec))
         if (gpuDir.is_directory(ec))
@@ -50,15 +51,22 @@ int runEvaluateModels(const std::vector<std::string>& args)
         const auto j = json_fields::parse(readFile(path.string()), path.string());
         const double measured = json_fields::requireNumber(j, {path.string(), ""}, "e2e_latency", 1e-6, 1e9);
         const fs::path modelPath = dataDir / "models" / (run->model + ".json");
-        const GpuSpec gpu = resolveGpu(catalog, gpuId);
+        const GpuSpec* gpu = findGpu(catalog, gpuId);
+        if (!gpu) // the folder names the GPU; --gpu only filters
+            throwInputError(path.parent_path().string(), "", "'" + gpuId + "' is not a known GPU id (see gpuforecast-cli gpus)");
         const ModelConfig config = loadModelConfig(modelPath.string());
         const GraphOptions options{run->batch, run->seq, run->training, run->fusion};
         double pred = 0;
-        if (run->parallel.empty()) {
-            pred = forecastModel(forecaster, config, options, gpu).totalSeconds() * 1e3;
-        } else {
-            const ParallelLayout layout = parseParallelLayout(run->parallel, path.string());
-            pred = forecastParallel(forecaster, config, options, layout, gpu).totalSeconds() * 1e3;
+        try {
+            if (run->parallel.empty()) {
+                pred = forecastModel(forecaster, config, options, *gpu).totalSeconds() * 1e3;
+            } else {
+                const ParallelLayout layout = parseParallelLayout(run->parallel, path.string());
+                pred = forecastParallel(forecaster, config, options, layout, *gpu).totalSeconds() * 1e3;
+            }
+        } catch (const ForecastError& e) { // the sizes come from the file name: say which file
+            const std::string what = e.what();
+            throw ForecastError(what.rfind(path.string(), 0) == 0 ? what : path.string() + ": " + what);
         }
         const double err = 100 * (pred - measured) / measured;
         if (n == 0)
