@@ -243,6 +243,26 @@ private slots:
         QCOMPARE(session.gpu("V100-PCIE-32GB")->memoryBandwidthGBps, 1800.0);
     }
 
+    // With no GPU ticked the Breakdown chart says so instead of showing bare axes, and the hint
+    // goes once a GPU is ticked again.
+    void breakdownWithoutGpusSaysWhy()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        const auto* chart = window.breakdownChart();
+        auto hints = [&] {
+            int n = 0;
+            for (int i = 0; i < chart->plot()->itemCount(); ++i)
+                n += chart->plot()->item(i)->objectName() == "emptyHint";
+            return n;
+        };
+        QCOMPARE(hints(), 0);
+        session.setSelectedGpus({});
+        QCOMPARE(hints(), 1);
+        session.setSelectedGpus({"T4"});
+        QCOMPARE(hints(), 0);
+    }
+
     void invalidValuesAreRefusedWithTheReason_data()
     {
         QTest::addColumn<QString>("key");

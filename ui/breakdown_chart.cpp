@@ -107,6 +107,14 @@ void BreakdownChart::rebuild()
         top = std::max(top, sum);
     }
     plot_->yAxis->setRange(0, top > 0 ? top * 1.08 : 1);
+    if (forecasts->empty()) { // bare axes from 0 to 1 read as a broken chart; say what is missing
+        auto* hint = new QCPItemText(plot_);
+        hint->setObjectName("emptyHint");
+        hint->position->setType(QCPItemPosition::ptAxisRectRatio);
+        hint->position->setCoords(0.5, 0.5);
+        hint->setText(tr("No GPU ticked: tick one or more GPUs in the list to compare their step time"));
+        hint->setColor(plot_->xAxis->tickLabelColor());
+    }
     drawHighlight(*forecasts);
     plot_->yAxis->setLabel(norm ? tr("Share of step time (%)") : tr("Latency per step (ms)"));
     const ParallelLayout& layout = session_->layout();
