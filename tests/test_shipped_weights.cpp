@@ -261,6 +261,48 @@ private slots:
         QVERIFY(step["A100-PCIE-40GB"] < step["V100-PCIE-32GB"]);
     }
 
+    // A GEMM's tiles could always run in more waves, on fewer of the SMs, so a GPU is never slower
+    // than the same design with half the SMs (and half the FLOP/s, bandwidth and memory: every
+    // per-SM ratio the networks read is the same, only the waves differ). bmm tiles come from the
+    // kernel family, not the SM count, so both run the same tiles. Before, the networks priced one
+    // wave above two: V100 bmm 1 x 384 x 64 x 384 at 46.6 us in one wave, 41.7 us on half the SMs.
+    void gemmsAreNoSlowerThanTheirTilesInMoreWaves()
+    {
+        const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
+        const auto gpus = loadGpuDirectory(kRes + "/gpus");
+        int compared = 0, repriced = 0;
+        for (const char* id : {"A100-PCIE-40GB", "H100-SXM5-80GB", "L4", "V100-PCIE-32GB"}) {
+            GpuSpec full = *findGpu(gpus, id);
+            full.id += "-full"; // a sheet nobody measured, like its half
+            GpuSpec half = full;
+            half.id = std::string(id) + "-half";
+            half.smCount = full.smCount / 2;
+            for (double GpuSpec::*field : {&GpuSpec::fp32Gflops, &GpuSpec::fp32MatrixGflops,
+                                           &GpuSpec::memoryBandwidthGBps, &GpuSpec::memoryGb})
+                half.*field = full.*field / 2;
+            std::vector<Kernel> kernels;
+            for (long long b : {1LL, 4LL, 12LL, 16LL, 32LL})
+                for (long long mk : {64LL, 128LL, 256LL, 384LL, 512LL})
+                    for (long long n : {64LL, 128LL, 1024LL})
+                        kernels.push_back(Kernel::gemm("bmm", b, mk, n, mk));
+            const std::vector<KernelForecast> onFull = f.predict(kernels, full), onHalf = f.predict(kernels, half);
+            for (std::size_t i = 0; i < kernels.size(); ++i) {
+                if (!(onFull[i].geometry.gemmTile == onHalf[i].geometry.gemmTile))
+                    continue;
+                ++compared;
+                repriced += onFull[i].pricedWaves > 0;
+                QVERIFY(onFull[i].pricedWaves == 0 || onFull[i].pricedWaves > onFull[i].geometry.waves);
+                const Kernel& k = kernels[i];
+                QVERIFY2(onFull[i].seconds <= onHalf[i].seconds * (1 + 1e-12),
+                         qPrintable(QString("%1: bmm %2 x %3 x %4 x %5 in %6 waves %7 us, on half the SMs in %8 waves %9 us")
+                                        .arg(id).arg(k.b).arg(k.m).arg(k.n).arg(k.k).arg(onFull[i].geometry.waves)
+                                        .arg(onFull[i].seconds * 1e6).arg(onHalf[i].geometry.waves).arg(onHalf[i].seconds * 1e6)));
+            }
+        }
+        QVERIFY2(compared > 100, qPrintable(QString("only %1 kernels compared").arg(compared)));
+        QVERIFY(repriced > 0); // the case exists on the shipped weights, and the forecast says so
+    }
+
     // A thin GEMM is never slower than the same GEMM padded to 64, 128 or 256 rows (or columns):
     // the library could run the padded problem. On an RTX 4090 a one-row 4096x4096 layer took
     // twice the time of a 256-row one.

@@ -90,6 +90,25 @@ private slots:
         QVERIFY(spec.setData(spec.index(fieldRow("sm_count"), SpecTableModel::ValueColumn), "140", Qt::EditRole));
     }
 
+    // A GEMM priced as its tiles in more waves (KernelForecast::pricedWaves) says so in the Waves
+    // column: GPT-2's one-token attention product on a V100 runs in one wave, priced as two.
+    void wavesColumnSaysWhenPricedAsMoreWaves()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(!session.setModel("gpt2_large"));
+        GraphOptions o = session.options();
+        o.batch = 1;
+        o.seq = 1;
+        QVERIFY(!session.setOptions(o));
+        session.setSelectedGpus({"V100-PCIE-32GB"});
+        OperatorTableModel ops(&session);
+        ops.setGpu("V100-PCIE-32GB");
+        int repriced = 0;
+        for (int row = 0; row < ops.rowCount(); ++row)
+            repriced += ops.index(row, OperatorTableModel::Waves).data().toString().contains(" (as ");
+        QVERIFY(repriced > 0);
+    }
+
     // The Tile column says what one thread block works on: a GEMM tile, 512 elements of an
     // element-wise kernel, or whole rows (softmax packs 4 rows of 1024 into a block).
     void tileColumnShowsWhatOneBlockHolds()

@@ -104,7 +104,10 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
         if (k.isRowWise()) // rows x row length
             return QString("%1 x %2").arg(g.tileRows).arg(k.h);
         return QString::number(g.tileElements);
-    case Waves: return priced ? QString::number(g.waves) : QString();
+    case Waves: // a GEMM priced as its tiles in more waves (KernelForecast::pricedWaves) says so
+        if (!priced)
+            return QString();
+        return o.forecast.pricedWaves > 0 ? tr("%1 (as %2)").arg(g.waves).arg(o.forecast.pricedWaves) : QString::number(g.waves);
     case Utilization: return priced ? QString("%1%").arg(100 * o.forecast.utilization, 0, 'f', 1) : QString();
     case Bound:
         if (rereadBound)

@@ -102,8 +102,11 @@ nlohmann::json toJson(const ModelForecast& r)
             op["waves"] = g.waves;
             op["utilization"] = f.utilization;
             op["bound"] = f.boundName();
-            if (o.op.kernel.isGemm())
+            if (o.op.kernel.isGemm()) {
                 op["tile"] = {g.gemmTile.alongK, g.gemmTile.alongM, g.gemmTile.reductionSplit};
+                if (f.pricedWaves > 0) // its tiles priced in more waves, which was faster
+                    op["priced_waves"] = f.pricedWaves;
+            }
         }
         ops.push_back(std::move(op));
     }

@@ -32,6 +32,9 @@ struct KernelForecast {
     // longer reduction (n), which was faster (Forecaster::predict): the geometry, tile and
     // utilization are the padded run's.
     long long paddedM = 0, paddedK = 0, paddedN = 0; // 0: not padded
+    // A GEMM priced as its tiles in more waves than it has (on fewer of the SMs), which the
+    // networks made faster (Forecaster::predictAsGiven): that wave count; 0: its own.
+    double pricedWaves = 0;
     // How much of the class's launch overhead this forecast carries. A GPU that borrows a measured
     // GPU's efficiency is that GPU's time scaled by their rooflines, overhead included: a 3.4x
     // faster H100 carries a third of the A100's 54 us, not all of it. Element-wise and softmax
@@ -101,7 +104,8 @@ public:
     // with the kernel's own (alpha, gamma), at other wave counts — the saturating curve its forecast
     // sits on (charts plot it). Geometric mean over the ensemble as in predict(), without the launch
     // floor. (A kernel that really had more waves would also have other features, hence another
-    // alpha and gamma; sweep its dimensions with predict() for that.) Classes without weights give
+    // alpha and gamma; sweep its dimensions with predict() for that.) A GEMM priced at more waves
+    // than its own (KernelForecast::pricedWaves) sits on the curve at that wave count. Classes without weights give
     // 1, the roofline, at every wave count; memory-bound fallback kernels have no waves: {}.
     std::vector<double> utilizationCurve(const Kernel& kernel, const GpuSpec& gpu, std::span<const double> waves) const;
 
