@@ -45,6 +45,20 @@ int fieldRow(const char* key)
     return -1;
 }
 
+// The session forecasts one sequence of `seq` tokens of `model` on `gpu` alone.
+bool showOneSequence(ForecastSession& session, const char* model, long long seq, const char* gpu)
+{
+    if (session.setModel(model))
+        return false;
+    GraphOptions o = session.options();
+    o.batch = 1;
+    o.seq = seq;
+    if (session.setOptions(o))
+        return false;
+    session.setSelectedGpus({gpu});
+    return true;
+}
+
 double classMs(const BreakdownChart& chart, OpClass c, int gpu)
 {
     const auto it = std::find(kChartClasses.begin(), kChartClasses.end(), c);
@@ -95,12 +109,7 @@ private slots:
     void wavesColumnSaysWhenPricedAsMoreWaves()
     {
         ForecastSession session(nullptr, store());
-        QVERIFY(!session.setModel("gpt2_large"));
-        GraphOptions o = session.options();
-        o.batch = 1;
-        o.seq = 1;
-        QVERIFY(!session.setOptions(o));
-        session.setSelectedGpus({"V100-PCIE-32GB"});
+        QVERIFY(showOneSequence(session, "gpt2_large", 1, "V100-PCIE-32GB"));
         OperatorTableModel ops(&session);
         ops.setGpu("V100-PCIE-32GB");
         int repriced = 0;
@@ -131,12 +140,7 @@ private slots:
     void rereadBoundKernelsSaySo()
     {
         ForecastSession session(nullptr, store());
-        QVERIFY(!session.setModel("llama2_7b"));
-        GraphOptions o = session.options();
-        o.batch = 1;
-        o.seq = 16384;
-        QVERIFY(!session.setOptions(o));
-        session.setSelectedGpus({"A100-PCIE-40GB"});
+        QVERIFY(showOneSequence(session, "llama2_7b", 16384, "A100-PCIE-40GB"));
         OperatorTableModel ops(&session);
         ops.setGpu("A100-PCIE-40GB");
         auto boundOf = [&](const char* cls) {
