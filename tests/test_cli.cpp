@@ -266,6 +266,29 @@ private slots:
         QVERIFY2(r.err.startsWith("gpuforecast-cli: " + dir.filePath("T4/bert_large-inf-999999999-1.json") + ": "),
                  qPrintable(r.err));
         QVERIFY2(r.err.contains("seq"), qPrintable(r.err));
+        QVERIFY(QFile::remove(dir.filePath("T4/bert_large-inf-999999999-1.json")));
+        writeRun("T4", "nosuchmodel-inf-512-8"); // the model comes from the file name too
+        r = cli({"evaluate-models", "--in", dir.path()});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.startsWith("gpuforecast-cli: " + dir.filePath("T4/nosuchmodel-inf-512-8.json") + ": "),
+                 qPrintable(r.err));
+    }
+
+    // predict --json says when a GEMM was priced as its tiles in more waves (KernelForecast::
+    // pricedWaves): GPT-2's one-token attention product on a V100 is one wave, priced as two.
+    void predictJsonSaysWhenPricedAsMoreWaves()
+    {
+        const Run p = cli({"predict", "--model", "gpt2_large", "--gpu", "V100-PCIE-32GB", "--seq", "1", "--json"});
+        QCOMPARE(p.code, 0);
+        int repriced = 0;
+        for (const auto& o : QJsonDocument::fromJson(p.out.toUtf8()).object()["ops"].toArray()) {
+            const QJsonObject op = o.toObject();
+            if (op.contains("priced_waves")) {
+                ++repriced;
+                QVERIFY(op["priced_waves"].toDouble() > op["waves"].toDouble());
+            }
+        }
+        QVERIFY(repriced > 0);
     }
     void badInputExitsTwoWithOneLine()
     {

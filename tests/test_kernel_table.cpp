@@ -81,7 +81,7 @@ private slots:
     {
         // Negative, zero, a unit slip to nothing (1e-300 ms printed a 300-digit MAPE) or to
         // centuries: each names the file, the line and the field.
-        for (const char* latency : {"-2", "0", "1e-300", "1e-30", "1e12", "inf"}) {
+        for (const char* latency : {"-2", "0", "1e-300", "1e-7", "1e12", "inf", "nan"}) {
             try {
                 parseKernelTable(std::string("op,gpu,b,m,n,k,h,latency_ms\nbmm,T4,1,1,1,1,,") + latency + "\n", "k.csv",
                                  TableContent::WithMeasurements);

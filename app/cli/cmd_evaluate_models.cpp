@@ -54,17 +54,17 @@ int runEvaluateModels(const std::vector<std::string>& args)
         const GpuSpec* gpu = findGpu(catalog, gpuId);
         if (!gpu) // the folder names the GPU; --gpu only filters
             throwInputError(path.parent_path().string(), "", "'" + gpuId + "' is not a known GPU id (see gpuforecast-cli gpus)");
-        const ModelConfig config = loadModelConfig(modelPath.string());
         const GraphOptions options{run->batch, run->seq, run->training, run->fusion};
         double pred = 0;
         try {
+            const ModelConfig config = loadModelConfig(modelPath.string());
             if (run->parallel.empty()) {
                 pred = forecastModel(forecaster, config, options, *gpu).totalSeconds() * 1e3;
             } else {
                 const ParallelLayout layout = parseParallelLayout(run->parallel, path.string());
                 pred = forecastParallel(forecaster, config, options, layout, *gpu).totalSeconds() * 1e3;
             }
-        } catch (const ForecastError& e) { // the sizes come from the file name: say which file
+        } catch (const ForecastError& e) { // the model and sizes come from the file name: say which file
             const std::string what = e.what();
             throw ForecastError(what.rfind(path.string(), 0) == 0 ? what : path.string() + ": " + what);
         }
