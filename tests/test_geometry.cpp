@@ -667,6 +667,7 @@ private slots:
                 if (i > 0)
                     QVERIFY2(u[i] >= u[i - 1], k.op.c_str());
             }
+            QCOMPARE(own.pricedWaves, 0.0); // priced at its own waves (else it sits on another law)
             QVERIFY2(std::abs(u[2] / own.utilization - 1) < 1e-9, k.op.c_str()); // the forecast sits on it
         }
         const double one[] = {3};

@@ -71,7 +71,7 @@ GpuSpec resolveGpu(const std::vector<GpuSpec>& catalog, const std::string& idOrP
     std::string known;
     for (const auto& g : catalog)
         known += (known.empty() ? "" : ", ") + g.id;
-    throwInputError("--gpu", "", "unknown GPU '" + idOrPath + "' (known: " + known + "; or give a spec .json path)");
+    throwInputError("--gpu", "", "unknown GPU '" + idOrPath + "' (known: " + known + "; or give a spec file path)");
 }
 
 } // namespace gpuforecast

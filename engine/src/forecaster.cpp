@@ -345,14 +345,15 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
         std::optional<GemmEfficiencyDonor> donor;
         std::vector<double> overheadScale;
         Eigen::MatrixXd logSeconds = logSecondsOf(geometries, donor, &overheadScale);
-        // The same tiles can always run in more waves, on fewer of the SMs, so a GEMM is never
-        // forecast slower than that. The learned law need not know it: the networks read the wave
-        // count, and some give one wave a fraction of two waves' utilization (held-out A100: a
-        // 112 x 120 x 14 linear layer, one wave, at 82 us; its tiles in two waves at 56 us;
+        // The same tiles can always run in more waves, on fewer of the SMs, so a GEMM should never
+        // be forecast slower than that. The learned law need not know it: the networks read the
+        // wave count, and some give one wave a fraction of two waves' utilization (held-out A100:
+        // a 112 x 120 x 14 linear layer, one wave, at 82 us; its tiles in two waves at 56 us;
         // measured 55 us). So a GEMM is also priced at w + 1 waves and at the count it would have
-        // on half the SMs, and each kernel takes its fastest count (whole, every member at that
-        // count, so the band stays one law's). Held-out A100 linear training rows 17.2% -> 15.6%
-        // (docs/accuracy.md, "Wave counts").
+        // on half the SMs (only those two), and each kernel takes its fastest count (whole, every
+        // member at that count, so the band stays one law's). Held-out A100 linear training rows
+        // 17.2% -> 15.6% (docs/accuracy.md, "Wave counts"). A one-tile GEMM is priced at two
+        // waves too, though no GPU can run one tile in two (noted there; not yet changed).
         std::vector<double> pricedWaves(idx.size(), 0.0);
         if (model.opClass() == OpClass::Bmm || model.opClass() == OpClass::Linear)
             for (const bool halfTheSms : {false, true}) {

@@ -102,11 +102,12 @@ public:
 
     // The wave law the networks predict for this kernel: utilization = gamma * (1 - alpha / waves)
     // with the kernel's own (alpha, gamma), at other wave counts — the saturating curve its forecast
-    // sits on (charts plot it). Geometric mean over the ensemble as in predict(), without the launch
-    // floor. (A kernel that really had more waves would also have other features, hence another
-    // alpha and gamma; sweep its dimensions with predict() for that.) A GEMM priced at more waves
-    // than its own (KernelForecast::pricedWaves) sits on the curve at that wave count. Classes without weights give
-    // 1, the roofline, at every wave count; memory-bound fallback kernels have no waves: {}.
+    // sits on (charts plot it), unless it was priced at another wave count
+    // (KernelForecast::pricedWaves), where the networks read other features. Geometric mean over
+    // the ensemble as in predict(), without the launch floor. (A kernel that really had more waves
+    // would also have other features, hence another alpha and gamma; sweep its dimensions with
+    // predict() for that.) Classes without weights give 1, the roofline, at every wave count;
+    // memory-bound fallback kernels have no waves: {}.
     std::vector<double> utilizationCurve(const Kernel& kernel, const GpuSpec& gpu, std::span<const double> waves) const;
 
     // The same kernels as they run inside a model (queuedInModel with each class's launch floor).
