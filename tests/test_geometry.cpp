@@ -379,12 +379,12 @@ private slots:
         f.secondsLow = 3 * roofline;
         f.secondsHigh = 5 * roofline;
         f.utilization = 0.25;
-        const KernelForecast q = queuedInModel(f, roofline); // overhead: one roofline time
+        const KernelForecast q = queuedInModel(f, roofline, FloorComposition::SmoothMaximum); // overhead: one roofline time
         QCOMPARE(q.seconds, 3 * roofline);
         QCOMPARE(q.utilization, 1.0 / 3);
         QCOMPARE(q.secondsHigh, 5 * roofline * 3 / 4);
         QVERIFY(q.queued);
-        QCOMPARE(queuedInModel(q, roofline).seconds, q.seconds); // never twice
+        QCOMPARE(queuedInModel(q, roofline, FloorComposition::SmoothMaximum).seconds, q.seconds); // never twice
         // An added floor (layer norm) is in every ensemble member's time alike: the band sheds it
         // and keeps its width, down to the roofline.
         const KernelForecast added = queuedInModel(f, roofline, FloorComposition::Added);
@@ -396,15 +396,15 @@ private slots:
         QCOMPARE(deep.secondsLow, roofline);
         QCOMPARE(deep.secondsHigh, 2.5 * roofline);
         // Never faster than the roofline, nor than the launch interval.
-        QCOMPARE(queuedInModel(f, 10 * roofline).seconds, roofline);
-        QCOMPARE(queuedInModel(f, 10 * roofline).utilization, 1.0);
+        QCOMPARE(queuedInModel(f, 10 * roofline, FloorComposition::SmoothMaximum).seconds, roofline);
+        QCOMPARE(queuedInModel(f, 10 * roofline, FloorComposition::SmoothMaximum).utilization, 1.0);
         KernelForecast tiny = f;
         tiny.geometry.perWaveFlops = 0; // no arithmetic: nothing bounds it but the launch
         tiny.seconds = 30e-6;
-        QCOMPARE(queuedInModel(tiny, 29e-6).seconds, kQueuedLaunchSeconds);
+        QCOMPARE(queuedInModel(tiny, 29e-6, FloorComposition::SmoothMaximum).seconds, kQueuedLaunchSeconds);
         KernelForecast fallback = f; // not learned: a memory-bound estimate without any overhead in it
         fallback.learned = false;
-        QCOMPARE(queuedInModel(fallback, roofline).seconds, f.seconds);
+        QCOMPARE(queuedInModel(fallback, roofline, FloorComposition::SmoothMaximum).seconds, f.seconds);
 
         // In a model, a copy costs at least a launch; a large one its memory-bound time.
         const Forecaster rooflineOnly({}, nullptr);

@@ -70,8 +70,7 @@ struct KernelForecast {
 // floor is in every ensemble member's time alike, so the band sheds it too and keeps its width;
 // under the smooth maximum the band is scaled with the time.
 inline constexpr double kQueuedLaunchSeconds = 5e-6;
-KernelForecast queuedInModel(const KernelForecast& isolated, double launchOverheadSeconds,
-                             FloorComposition how = FloorComposition::SmoothMaximum);
+KernelForecast queuedInModel(const KernelForecast& isolated, double launchOverheadSeconds, FloorComposition how);
 
 class Forecaster {
 public:
