@@ -303,6 +303,34 @@ private slots:
         QVERIFY(repriced > 0); // the case exists on the shipped weights, and the forecast says so
     }
 
+    // No GPU runs one tile in two waves: a GEMM may be priced in more waves than its own only
+    // when it has the tiles to fill them. Small one-tile GEMMs (decode steps, tiny heads) are
+    // where the old pricing broke it.
+    void gemmsAreNeverPricedInMoreWavesThanTiles()
+    {
+        const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
+        const auto gpus = loadGpuDirectory(kRes + "/gpus");
+        int oneTile = 0;
+        for (const auto& gpu : gpus) {
+            std::vector<Kernel> kernels;
+            for (const char* op : {"linear", "bmm"})
+                for (long long m : {1LL, 8LL, 16LL, 32LL, 64LL, 128LL}) // output rows
+                    for (long long n : {14LL, 32LL, 64LL, 768LL, 4096LL}) // reduction
+                        for (long long k : {8LL, 14LL, 32LL, 64LL, 128LL}) // output columns
+                            kernels.push_back(Kernel::gemm(op, 1, m, n, k));
+            const std::vector<KernelForecast> forecasts = f.predict(kernels, gpu);
+            for (std::size_t i = 0; i < kernels.size(); ++i) {
+                const KernelForecast& fc = forecasts[i];
+                oneTile += fc.geometry.numTiles == 1;
+                QVERIFY2(fc.pricedWaves <= fc.geometry.numTiles,
+                         qPrintable(QString("%1: %2 %3 x %4 x %5 has %6 tiles, priced in %7 waves")
+                                        .arg(gpu.id.c_str(), kernels[i].op.c_str()).arg(kernels[i].m).arg(kernels[i].n)
+                                        .arg(kernels[i].k).arg(fc.geometry.numTiles).arg(fc.pricedWaves)));
+            }
+        }
+        QVERIFY2(oneTile >= 20, qPrintable(QString("only %1 one-tile GEMMs tried").arg(oneTile)));
+    }
+
     // A thin GEMM is never slower than the same GEMM padded to 64, 128 or 256 rows (or columns):
     // the library could run the padded problem. On an RTX 4090 a one-row 4096x4096 layer took
     // twice the time of a 256-row one.

@@ -352,8 +352,8 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
         // measured 55 us). So a GEMM is also priced at w + 1 waves and at the count it would have
         // on half the SMs (only those two), and each kernel takes its fastest count (whole, every
         // member at that count, so the band stays one law's). Held-out A100 linear training rows
-        // 17.2% -> 15.6% (docs/accuracy.md, "Wave counts"). A one-tile GEMM is priced at two
-        // waves too, though no GPU can run one tile in two (noted there; not yet changed).
+        // 17.2% -> 15.6% (docs/accuracy.md, "Wave counts"). A count above the tile count is no
+        // schedule any GPU can run (one tile in two waves), so it is never a candidate.
         std::vector<double> pricedWaves(idx.size(), 0.0);
         if (model.opClass() == OpClass::Bmm || model.opClass() == OpClass::Linear)
             for (const bool halfTheSms : {false, true}) {
@@ -363,7 +363,8 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
                 std::optional<GemmEfficiencyDonor> ignored;
                 const Eigen::MatrixXd alternative = logSecondsOf(more, ignored, nullptr);
                 for (Eigen::Index j = 0; j < alternative.cols(); ++j)
-                    if (alternative.col(j).mean() < logSeconds.col(j).mean()) {
+                    if (more[std::size_t(j)].waves <= more[std::size_t(j)].numTiles
+                        && alternative.col(j).mean() < logSeconds.col(j).mean()) {
                         logSeconds.col(j) = alternative.col(j);
                         pricedWaves[std::size_t(j)] = more[std::size_t(j)].waves;
                     }
