@@ -141,6 +141,21 @@ private slots:
         QVERIFY2(lines[2].contains(",memory,"), lines[2].constData()); // the warp kernel keeps its row
     }
 
+    // --details gives the wave count each forecast was priced at: a V100 bmm of one wave of 64x64
+    // tiles is priced as two (its tiles on half the SMs came out faster); a softmax at its own.
+    void detailsGiveTheWavesEachForecastWasPricedAt()
+    {
+        const QList<QByteArray> lines = detailsOf("op,gpu,b,m,n,k,h\nbmm,V100-PCIE-32GB,1,384,64,384,\n"
+                                                  "softmax,V100-PCIE-32GB,65536,,,,1024\n");
+        QCOMPARE(lines.size(), 3);
+        const QList<QByteArray> header = lines[0].split(',');
+        const auto waves = header.indexOf("waves"), pricedAt = header.indexOf("priced_waves");
+        QVERIFY(waves >= 0 && pricedAt == waves + 1);
+        const QList<QByteArray> bmm = lines[1].split(','), softmax = lines[2].split(',');
+        QVERIFY2(bmm[pricedAt].toDouble() > bmm[waves].toDouble(), lines[1].constData());
+        QCOMPARE(softmax[pricedAt], softmax[waves]);
+    }
+
     void detailsNameAPaddedReduction()
     {
         // A reduction of 1 runs as a longer one when that is faster: the tile column says so, and

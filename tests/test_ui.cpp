@@ -539,6 +539,7 @@ private slots:
         QCOMPARE(rows.size(), shown->ops.size() + 1);
         double sum = 0, previous = INFINITY;
         bool sawCopy = false;
+        int repriced = 0;
         for (std::size_t i = 1; i < rows.size(); ++i) {
             QCOMPARE(rows[i][col("gpu")], shown->gpu);
             const double ms = std::stod(rows[i][col("time_ms")]);
@@ -548,12 +549,20 @@ private slots:
             if (rows[i][col("class")] == "other") { // a copy: no waves, no utilization
                 sawCopy = true;
                 QVERIFY(rows[i][col("waves")].empty() && rows[i][col("utilization")].empty());
+                QVERIFY(rows[i][col("priced_waves")].empty());
             } else {
+                // The count it was priced at: its own, or more where its tiles in more waves were faster.
+                QVERIFY(std::stod(rows[i][col("priced_waves")]) >= std::stod(rows[i][col("waves")]));
+                repriced += std::stod(rows[i][col("priced_waves")]) > std::stod(rows[i][col("waves")]);
                 const double u = std::stod(rows[i][col("utilization")]);
                 QVERIFY(u > 0 && u < 1); // a fraction, not "89.7%"
             }
         }
         QVERIFY(sawCopy);
+        int pricedInMore = 0;
+        for (const auto& o : shown->ops)
+            pricedInMore += o.forecast.pricedWaves > 0;
+        QCOMPARE(repriced, pricedInMore);
         QVERIFY(std::abs(sum / (shown->totalSeconds() * 1e3) - 1) < 1e-4);
         const auto filtered = csv::parse(readFile(softmax.toStdString()), "softmax.csv");
         QVERIFY(filtered.size() > 1 && filtered.size() < rows.size());

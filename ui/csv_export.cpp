@@ -74,14 +74,23 @@ std::string operatorTableCsv(const QAbstractItemModel& view, const QString& gpuI
         {C::Dims, "dims"},     {C::Tile, "tile"},   {C::Waves, "waves"},   {C::Utilization, "utilization"},
         {C::Bound, "bound"},   {C::TimeMs, "time_ms"}, {C::Share, "share"}};
     std::vector<std::string> header{"gpu"};
-    for (const auto& [column, name] : kColumns)
+    for (const auto& [column, name] : kColumns) {
         header.push_back(name);
+        if (column == C::Waves)
+            header.push_back("priced_waves");
+    }
     std::ostringstream out;
     out << csv::joinRow(header) << '\n';
     for (int row = 0; row < view.rowCount(); ++row) {
         std::vector<std::string> cells{gpuId.toStdString()};
         for (const auto& [column, name] : kColumns) {
             const QModelIndex index = view.index(row, column);
+            if (column == C::Waves) { // the count it was priced at next to its own (a GEMM may be priced in more)
+                const QVariant own = index.data(OperatorTableModel::SortRole), pricedAt = index.data(OperatorTableModel::PricedWavesRole);
+                cells.push_back(pricedAt.isValid() ? number(own.toDouble(), 8) : std::string());
+                cells.push_back(pricedAt.isValid() ? number(pricedAt.toDouble(), 8) : std::string());
+                continue;
+            }
             const QVariant raw = index.data(OperatorTableModel::SortRole);
             const bool numeric = column == C::Count || column == C::Waves || column == C::Utilization ||
                                  column == C::TimeMs || column == C::Share;

@@ -13,6 +13,8 @@ class OperatorTableModel : public QAbstractTableModel {
 public:
     enum Column { Name, Class, Phase, Count, Dims, Tile, Waves, Utilization, Bound, TimeMs, Share, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1;
+    // Waves column: the count the forecast was priced at (its own, or KernelForecast::pricedWaves).
+    static constexpr int PricedWavesRole = Qt::UserRole + 2;
 
     explicit OperatorTableModel(ForecastSession* session, QObject* parent = nullptr);
     void setGpu(const QString& id); // which compared GPU's forecast to show

@@ -48,8 +48,10 @@ int runKernels(const std::vector<std::string>& args)
     }
 
     // Why the forecast is what it is (--details): the tile, the waves, the bound, the utilization.
-    static const std::vector<std::string> kWritten{"pred_ms", "pred_low_ms", "pred_high_ms", "tile", "waves", "bound",
-                                                   "utilization"};
+    // priced_waves: the count the forecast was priced at, more than `waves` where a GEMM's tiles in
+    // more waves came out faster (KernelForecast::pricedWaves).
+    static const std::vector<std::string> kWritten{"pred_ms", "pred_low_ms", "pred_high_ms", "tile", "waves",
+                                                   "priced_waves", "bound", "utilization"};
     const std::vector<std::string> added(kWritten.begin(), details ? kWritten.end() : kWritten.begin() + 1);
     // Columns this command writes, with --details or not, are not passed through: run on its own
     // output (to try other weights, say) it replaces the old forecast, and leaves no stale details.
@@ -82,7 +84,7 @@ int runKernels(const std::vector<std::string>& args)
                                                                 : "")
                                          : std::to_string(static_cast<long long>(g.tileElements));
             out << ',' << f.secondsLow * 1e3 << ',' << f.secondsHigh * 1e3 << ',' << tile << ',' << g.waves << ','
-                << f.boundName() << ',' << f.utilization;
+                << (f.pricedWaves > 0 ? f.pricedWaves : g.waves) << ',' << f.boundName() << ',' << f.utilization;
         }
         out << '\n';
     }
