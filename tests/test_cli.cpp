@@ -384,6 +384,49 @@ private slots:
         QVERIFY(QJsonDocument::fromJson(bundled.out.toUtf8()).object()["gpu_sheet"].isNull());
     }
 
+    // "An A100 with twice the SMs, FLOP/s and bandwidth" written as a file: naming the A100 as its
+    // efficiency basis, it is forecast as that, faster than the A100 and not by more than 2x. Read
+    // as a new GPU (no basis), its memory per SM fell below every measured GPU's and the same
+    // sheet came out twice as slow as the A100.
+    void sheetWithEfficiencyBasisKeepsItsGpusEfficiency()
+    {
+        QFile in(QString(GPUFORECAST_RESOURCES) + "/gpus/A100-PCIE-40GB.json");
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject sheet = QJsonDocument::fromJson(in.readAll()).object();
+        sheet["id"] = "A100 doubled";
+        for (const char* key : {"sm_count", "fp32_gflops", "fp32_matrix_gflops", "memory_bandwidth_gbps"})
+            sheet[key] = 2 * sheet[key].toDouble();
+        QTemporaryDir dir;
+        auto write = [&](const QString& name, const QJsonObject& j) {
+            QFile out(dir.filePath(name));
+            const QByteArray text = QJsonDocument(j).toJson();
+            return out.open(QIODevice::WriteOnly) && out.write(text) == text.size() ? out.fileName() : QString();
+        };
+        const QString asNew = write("as-new.json", sheet);
+        sheet["efficiency_basis"] = "A100-PCIE-40GB";
+        const QString withBasis = write("with-basis.json", sheet);
+        QVERIFY(!asNew.isEmpty() && !withBasis.isEmpty());
+        auto e2e = [](const QString& gpu, QJsonObject* out = nullptr) {
+            const Run r = cli({"predict", "--model", "gpt2_large", "--gpu", gpu, "--seq", "512", "--json"});
+            const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+            if (out)
+                *out = j;
+            return r.code == 0 ? j["e2e_ms"].toDouble() : -1;
+        };
+        QJsonObject basisJson;
+        const double a100 = e2e("A100-PCIE-40GB"), doubled = e2e(withBasis, &basisJson), readAsNew = e2e(asNew);
+        QVERIFY2(doubled < a100 && doubled > 0.5 * a100, qPrintable(QString("A100 %1 ms, doubled %2 ms").arg(a100).arg(doubled)));
+        QVERIFY2(doubled < readAsNew, qPrintable(QString("with basis %1 ms, as a new GPU %2 ms").arg(doubled).arg(readAsNew)));
+        QCOMPARE(basisJson["efficiency_basis"].toString(), QString("A100-PCIE-40GB"));
+        QVERIFY(basisJson["extrapolation"].toArray().isEmpty()); // read as the A100, which was measured
+        const Run text = cli({"predict", "--model", "gpt2_large", "--gpu", withBasis, "--seq", "512"});
+        QVERIFY2(text.out.contains("note: learned efficiency of A100-PCIE-40GB (efficiency_basis)"), qPrintable(text.out));
+        sheet["efficiency_basis"] = "A100";
+        const Run bad = cli({"predict", "--model", "gpt2_large", "--gpu", write("bad.json", sheet), "--seq", "512"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains(dir.filePath("bad.json") + ": efficiency_basis: unknown GPU 'A100'"), qPrintable(bad.err));
+    }
+
     // A peak typed a digit short is priced as given, but the output says the sheet disagrees with itself.
     void sheetWhosePeakDisagreesWithItsCoresIsFlagged()
     {

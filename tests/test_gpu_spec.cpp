@@ -224,6 +224,66 @@ private slots:
         }
     }
 
+    // A sheet may name whose learned efficiency it reads: it round-trips, resolves among the
+    // bundled sheets, and a wrong name is refused naming the file and the field.
+    void efficiencyBasisIsReadSavedAndResolved()
+    {
+        const auto gpus = loadGpuDirectory(kRes + "/gpus");
+        for (const auto& g : gpus)
+            QVERIFY2(!g.efficiencyBasis && g.efficiencyBasisId.empty(), g.id.c_str()); // bundled sheets are themselves
+        json j = validSpec();
+        j["id"] = "V100 with HBM3";
+        j["memory_bandwidth_gbps"] = 3000;
+        j["efficiency_basis"] = "V100-PCIE-32GB";
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("v100-hbm3.json").toStdString();
+        writeFileAtomically(path, j.dump());
+        const GpuSpec read = resolveGpu(gpus, path);
+        QVERIFY(read.efficiencyBasis);
+        QCOMPARE(read.efficiencySheet().id, std::string("V100-PCIE-32GB"));
+        QCOMPARE(read.efficiencySheet().memoryBandwidthGBps, findGpu(gpus, "V100-PCIE-32GB")->memoryBandwidthGBps);
+        QCOMPARE(read.memoryBandwidthGBps, 3000.0); // its own numbers stay its own
+        QCOMPARE(gpuSpecToJson(read)["efficiency_basis"], json("V100-PCIE-32GB"));
+        QVERIFY(!gpuSpecToJson(*findGpu(gpus, "A10")).contains("efficiency_basis")); // not written when not named
+
+        // A basis that is itself a variant: the chain ends at the sheet the networks can place.
+        std::vector<GpuSpec> catalog = gpus;
+        GpuSpec middle = read;
+        middle.id = "V100 HBM3 refresh";
+        middle.efficiencyBasis.reset();
+        catalog.push_back(middle);
+        GpuSpec last = read;
+        last.efficiencyBasisId = "V100 HBM3 refresh";
+        resolveEfficiencyBasis(last, catalog, "last.json");
+        QCOMPARE(last.efficiencySheet().id, std::string("V100-PCIE-32GB"));
+
+        auto refused = [&](const json& sheet, const QString& expected) {
+            writeFileAtomically(path, sheet.dump());
+            try {
+                resolveGpu(gpus, path);
+                QFAIL("accepted");
+            } catch (const ForecastError& e) {
+                QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(path) + ": efficiency_basis: "), e.what());
+                QVERIFY2(QString(e.what()).contains(expected), e.what());
+            }
+        };
+        j["efficiency_basis"] = "V100";
+        refused(j, "unknown GPU 'V100' (known: A10, ");
+        j["efficiency_basis"] = "";
+        refused(j, "must name a bundled GPU");
+        j["efficiency_basis"] = 100;
+        refused(j, "string");
+        // Two sheets naming each other in one folder would be read as neither.
+        QTemporaryDir folder;
+        json a = validSpec(), b = validSpec();
+        a["id"] = "a";
+        a["efficiency_basis"] = "b";
+        b["id"] = "b";
+        b["efficiency_basis"] = "a";
+        writeFileAtomically(folder.filePath("a.json").toStdString(), a.dump());
+        writeFileAtomically(folder.filePath("b.json").toStdString(), b.dump());
+        QVERIFY_THROWS_EXCEPTION(ForecastError, loadGpuDirectory(folder.path().toStdString()));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestGpuSpec)

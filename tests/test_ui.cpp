@@ -2,6 +2,7 @@
 // GPUs, export a chart. Runs offscreen.
 #include "breakdown_chart.h"
 #include "compare_chart.h"
+#include "efficiency_basis_box.h"
 #include "forecast_session.h"
 #include "gpu_list_model.h"
 #include "main_window.h"
@@ -29,6 +30,8 @@
 #include <QUndoStack>
 #include <QLabel>
 #include <QLineEdit>
+#include <QComboBox>
+#include <QPushButton>
 #include <QtTest>
 
 using namespace gpuforecast;
@@ -607,6 +610,96 @@ private slots:
         QVERIFY(!again.gpu("H100 2x bandwidth"));
         QVERIFY(again.loadProblems().isEmpty());
         QCOMPARE(QDir(userData_.filePath("gpus")).entryList(QDir::Files).size(), 0);
+    }
+
+    // "The A100 with twice the SMs, FP32 peak and bandwidth", made by duplicating the A100 and
+    // editing the copy, is faster than the A100: the copy reads the A100's learned efficiency.
+    // The box under the sheet says so; reading the sheet as a new GPU is one choice there, and undo
+    // brings the basis back. The basis is saved with the sheet.
+    void copiedSheetKeepsItsSourcesEfficiency()
+    {
+        const QString copyId = "A100-PCIE-40GB copy";
+        double withBasis = 0;
+        {
+            ForecastSession session(nullptr, store());
+            MainWindow window(&session);
+            QVERIFY(showOneSequence(session, "gpt2_large", 512, "A100-PCIE-40GB"));
+            const double a100 = session.forecasts()->front().totalSeconds();
+            window.specModel()->setGpu("A100-PCIE-40GB");
+            auto* basis = window.findChild<QComboBox*>("efficiencyBasis");
+            QVERIFY(basis);
+            QPushButton* duplicate = nullptr;
+            for (auto* b : window.findChildren<QPushButton*>())
+                if (b->text() == "Duplicate")
+                    duplicate = b;
+            QVERIFY(duplicate);
+            duplicate->click();
+            QVERIFY(session.gpu(copyId));
+            QCOMPARE(session.gpu(copyId)->efficiencyBasisId, std::string("A100-PCIE-40GB"));
+            QCOMPARE(window.specModel()->gpuId(), copyId);
+            QVERIFY(basis->isEnabled());
+            QCOMPARE(basis->currentData().toString(), QString("A100-PCIE-40GB"));
+            auto* spec = window.specModel();
+            for (const char* key : {"sm_count", "fp32_gflops", "memory_bandwidth_gbps"}) {
+                const QModelIndex cell = spec->index(fieldRow(key), SpecTableModel::ValueColumn);
+                QVERIFY(spec->setData(cell, QString::number(2 * cell.data(Qt::EditRole).toDouble()), Qt::EditRole));
+            }
+            QCOMPARE(session.gpu(copyId)->fp32MatrixGflops, 2 * session.gpu("A100-PCIE-40GB")->fp32MatrixGflops);
+            session.setSelectedGpus({copyId});
+            withBasis = session.forecasts()->front().totalSeconds();
+            QVERIFY2(withBasis < a100 && withBasis > 0.5 * a100, qPrintable(QString("A100 %1 ms, doubled copy %2 ms").arg(a100 * 1e3).arg(withBasis * 1e3)));
+
+            basis->activated(0); // "This sheet's own numbers": read as a new GPU
+            QVERIFY(session.gpu(copyId)->efficiencyBasisId.empty());
+            QVERIFY(!session.gpu(copyId)->efficiencyBasis);
+            QVERIFY(session.forecasts()->front().totalSeconds() != withBasis);
+            window.undoStack()->undo();
+            QCOMPARE(basis->currentData().toString(), QString("A100-PCIE-40GB"));
+            QCOMPARE(session.forecasts()->front().totalSeconds(), withBasis);
+
+            EfficiencyBasisBox bundled(&session, window.undoStack());
+            bundled.setGpu("A100-PCIE-40GB"); // a bundled sheet is itself; nothing to choose
+            QVERIFY(!bundled.isEnabled());
+            QCOMPARE(bundled.combo()->currentData().toString(), QString());
+        }
+        ForecastSession again(nullptr, store());
+        QCOMPARE(again.gpu(copyId)->efficiencyBasisId, std::string("A100-PCIE-40GB"));
+        QVERIFY(showOneSequence(again, "gpt2_large", 512, copyId.toUtf8().constData()));
+        QCOMPARE(again.forecasts()->front().totalSeconds(), withBasis);
+        QVERIFY(again.loadProblems().isEmpty());
+    }
+
+    // The first edit of a bundled sheet keeps that GPU's learned efficiency, as a what-if does;
+    // a saved sheet whose basis is no longer bundled loads, read as a new GPU, and says why.
+    void editedBundledSheetKeepsItsEfficiency()
+    {
+        {
+            ForecastSession session(nullptr, store());
+            GpuSpec t4 = *session.gpu("T4");
+            t4.memoryBandwidthGBps *= 2;
+            QVERIFY(!session.updateGpu(t4).has_value());
+            QCOMPARE(session.gpu("T4")->efficiencyBasisId, std::string("T4"));
+            QVERIFY(session.gpu("T4")->efficiencyBasis);
+            QCOMPARE(session.gpu("T4")->efficiencySheet().memoryBandwidthGBps, t4.memoryBandwidthGBps / 2);
+            GpuSpec mine = t4;
+            mine.id = "T4 next";
+            mine.efficiencyBasisId = "T5";
+            const auto refused = session.addGpu(mine);
+            QVERIFY(refused && refused->contains("efficiency_basis: unknown GPU 'T5'"));
+            QVERIFY(!session.gpu("T4 next"));
+        }
+        QDir().mkpath(userData_.filePath("gpus"));
+        QFile f(userData_.filePath("gpus/orphan.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        GpuSpec orphan = *ForecastSession(nullptr, store()).gpu("L4");
+        orphan.id = "orphan";
+        orphan.efficiencyBasisId = "L5";
+        f.write(QByteArray::fromStdString(gpuSpecToJson(orphan).dump()));
+        f.close();
+        ForecastSession session(nullptr, store());
+        QCOMPARE(session.loadProblems().size(), 1);
+        QVERIFY2(session.loadProblems().front().contains("efficiency_basis: unknown GPU 'L5'"), qPrintable(session.loadProblems().front()));
+        QVERIFY(session.gpu("orphan") && !session.gpu("orphan")->efficiencyBasis);
     }
 
     void brokenUserFileIsReportedNotFatal()

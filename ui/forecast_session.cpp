@@ -35,6 +35,11 @@ ForecastSession::ForecastSession(QObject* parent, UserGpuStore store) : QObject(
     bundled_ = gpus_;
     for (auto& g : store_.load(&loadProblems_)) {
         const QString id = QString::fromStdString(g.id);
+        // A basis that is no longer bundled: the sheet is still the user's, read as a new GPU.
+        if (auto problem = resolveBasis(g)) {
+            loadProblems_ << *problem + tr(" (read as a new GPU until the basis is set again)");
+            g.efficiencyBasisId.clear();
+        }
         if (const int i = gpuIndex(id); i >= 0)
             gpus_[std::size_t(i)] = g;
         else
@@ -68,7 +73,8 @@ GpuSpec ForecastSession::effectiveGpu(const QString& gpuId) const
     const WhatIf w = whatIf_.value(gpuId);
     if (w.isIdentity())
         return g;
-    g.efficiencyBasis = std::make_shared<const GpuSpec>(g); // same chip, other resources: keep its efficiency
+    if (!g.efficiencyBasis) // a sheet that names a basis keeps it: the variant is that chip's too
+        g.efficiencyBasis = std::make_shared<const GpuSpec>(g); // same chip, other resources: keep its efficiency
     const double sms = std::max(1.0, std::round(g.smCount * w.sms));
     const double peakScale = w.fp32 * sms / g.smCount; // more SMs of the same kind add peak too
     g.fp32Gflops *= peakScale;
@@ -121,6 +127,9 @@ std::optional<QString> ForecastSession::applyScenario(const Scenario& sc)
         const GpuSpec* spec = custom != sc.customGpus.end() ? &*custom : gpu(QString::fromStdString(id));
         if (!spec)
             return QString("gpus: unknown GPU '%1' and no spec sheet for it in the scenario").arg(QString::fromStdString(id));
+        GpuSpec resolved = *spec;
+        if (auto error = resolveBasis(resolved))
+            return error;
         if (sc.parallel.gpus() > 1 && !(spec->interconnectBandwidthGBps > 0)) // forecastParallel needs the link
             return QString("%1: interconnect.bandwidth_gbps: needed for a multi-GPU forecast").arg(QString::fromStdString(id));
     }
@@ -197,22 +206,58 @@ void ForecastSession::setGpuSelected(const QString& id, bool on)
     setSelectedGpus(ids);
 }
 
-std::optional<QString> ForecastSession::updateGpu(const GpuSpec& spec)
+std::optional<QString> ForecastSession::updateGpu(const GpuSpec& edited)
 {
+    GpuSpec spec = edited;
     try {
         validateGpuSpec(spec, spec.id);
     } catch (const ForecastError& e) {
         return QString::fromUtf8(e.what());
     }
-    const int i = gpuIndex(QString::fromStdString(spec.id));
+    const QString id = QString::fromStdString(spec.id);
+    const int i = gpuIndex(id);
     if (i < 0)
-        return QString("unknown GPU '%1'").arg(QString::fromStdString(spec.id));
+        return QString("unknown GPU '%1'").arg(id);
+    // Editing a bundled sheet asks "this GPU, with other numbers": without the basis the networks
+    // would read it as a new GPU (an A100 with twice the SMs, FLOP/s and bandwidth came out 2x slower).
+    if (!isUserGpu(id) && spec.efficiencyBasisId.empty() && findGpu(bundled_, spec.id))
+        spec.efficiencyBasisId = spec.id;
+    if (auto error = resolveBasis(spec))
+        return error;
     if (auto error = persist(spec))
         return error;
     gpus_[std::size_t(i)] = spec;
     emit gpusChanged();
     recompute();
     return std::nullopt;
+}
+
+std::optional<QString> ForecastSession::resolveBasis(GpuSpec& spec) const
+{
+    try {
+        resolveEfficiencyBasis(spec, bundled_, spec.id);
+    } catch (const ForecastError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return std::nullopt;
+}
+
+QString ForecastSession::efficiencyBasisForCopyOf(const QString& id) const
+{
+    const GpuSpec* g = gpu(id);
+    if (!g)
+        return {};
+    if (!g->efficiencyBasisId.empty())
+        return QString::fromStdString(g->efficiencyBasisId);
+    return findGpu(bundled_, g->id) && !isUserGpu(id) ? id : QString();
+}
+
+QStringList ForecastSession::bundledGpuIds() const
+{
+    QStringList ids;
+    for (const auto& g : bundled_)
+        ids << QString::fromStdString(g.id);
+    return ids;
 }
 
 std::optional<QString> ForecastSession::persist(const GpuSpec& spec)
@@ -229,13 +274,16 @@ std::optional<QString> ForecastSession::persist(const GpuSpec& spec)
     return std::nullopt;
 }
 
-std::optional<QString> ForecastSession::addGpu(const GpuSpec& spec)
+std::optional<QString> ForecastSession::addGpu(const GpuSpec& added)
 {
+    GpuSpec spec = added;
     try {
         validateGpuSpec(spec, spec.id);
     } catch (const ForecastError& e) {
         return QString::fromUtf8(e.what());
     }
+    if (auto error = resolveBasis(spec))
+        return error;
     if (auto error = persist(spec))
         return error;
     const QString id = QString::fromStdString(spec.id);

@@ -39,9 +39,14 @@ public:
     void setGpuSelected(const QString& id, bool on);
 
     // Replaces a GPU's spec (after validation); returns the error text instead of throwing.
-    // An edited GPU becomes the user's: it is saved to the user's folder at once.
+    // An edited GPU becomes the user's: it is saved to the user's folder at once. The first edit
+    // of a bundled sheet keeps the bundled sheet's learned efficiency (efficiency_basis), as a
+    // what-if does; the user may clear it (read the sheet as a new GPU).
     std::optional<QString> updateGpu(const GpuSpec& spec);
     std::optional<QString> addGpu(const GpuSpec& spec); // user GPUs (new, duplicated, imported)
+    // The efficiency basis a copy of `id` should name: its own basis, else itself if bundled.
+    QString efficiencyBasisForCopyOf(const QString& id) const;
+    QStringList bundledGpuIds() const;
     void removeGpu(const QString& id); // a user GPU; for an edited bundled GPU, back to the bundled sheet
     QString uniqueGpuId(const QString& base) const;
     QString userFolder() const { return store_.folder(); }
@@ -90,6 +95,8 @@ private:
     std::optional<QString> installModel(const nlohmann::json& config, const QString& name, bool bundled);
 
     std::optional<QString> persist(const GpuSpec& spec);
+    // The spec with its efficiency_basis looked up among the bundled sheets, or the error text.
+    std::optional<QString> resolveBasis(GpuSpec& spec) const;
 
     UserGpuStore store_;
     QStringList loadProblems_;

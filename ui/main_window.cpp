@@ -6,6 +6,7 @@
 #include "csv_export.h"
 #include "sensitivity_chart.h"
 #include "waves_chart.h"
+#include "efficiency_basis_box.h"
 #include "what_if_panel.h"
 #include "roofline_chart.h"
 #include "gpu_list_model.h"
@@ -196,6 +197,8 @@ QWidget* MainWindow::buildGpuPanel()
     layout->addLayout(buttons);
     layout->addWidget(specLabel);
     layout->addWidget(specView_, 3);
+    efficiencyBasis_ = new EfficiencyBasisBox(session_, undo_, box);
+    layout->addWidget(efficiencyBasis_);
     whatIf_ = new WhatIfPanel(session_, box);
     layout->addWidget(whatIf_);
     return box;
@@ -208,8 +211,11 @@ void MainWindow::addUserGpu(const QString& baseId, std::optional<GpuSpec> from)
         return;
     GpuSpec spec = from ? *from : *current;
     spec.id = session_->uniqueGpuId(baseId).toStdString();
-    if (!from)
+    if (!from) {
         spec.name = spec.id;
+        // A copy is "this GPU, with other numbers": it reads the learned efficiency of its source.
+        spec.efficiencyBasisId = session_->efficiencyBasisForCopyOf(specModel_->gpuId()).toStdString();
+    }
     if (auto error = session_->addGpu(spec)) {
         QMessageBox::warning(this, tr("GPU not added"), *error);
         return;
@@ -499,6 +505,7 @@ void MainWindow::showGpu(const QString& id)
         return;
     specModel_->setGpu(id);
     sensitivity_->setGpu(id);
+    efficiencyBasis_->setGpu(id);
     whatIf_->setGpu(id);
     if (session_->selectedGpus().contains(id)) {
         operatorModel_->setGpu(id);

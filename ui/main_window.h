@@ -17,6 +17,7 @@ namespace gpuforecast::ui {
 class Autosave;
 class BreakdownChart;
 class CompareChart;
+class EfficiencyBasisBox;
 class SensitivityChart;
 class WavesChart;
 class WhatIfPanel;
@@ -91,6 +92,7 @@ private:
     SensitivityChart* sensitivity_;
     WavesChart* waves_;
     RooflineChart* roofline_;
+    EfficiencyBasisBox* efficiencyBasis_ = nullptr;
     WhatIfPanel* whatIf_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     Autosave* autosave_ = nullptr;

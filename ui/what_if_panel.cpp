@@ -85,7 +85,10 @@ void WhatIfPanel::showCoverage()
         text = tr("Near the edge of the measured GPUs: the networks extrapolate a little.");
     else
         text = tr("Within the range of the measured GPUs.");
-    if (gpu.efficiencyBasis)
+    if (const GpuSpec* own = session_->gpu(gpuId_); own && own->efficiencyBasis)
+        text = tr("Read with %1's learned efficiency (your sheet's numbers set the roofline, tiles and waves). %2")
+                   .arg(QString::fromStdString(own->efficiencyBasis->id), text);
+    if (!session_->whatIf(gpuId_).isIdentity())
         text += tr(" The what-if keeps this learned efficiency and changes the roofline, tiles and waves.");
     coverage_->setText(text);
     coverage_->setToolTip(beyond.join('\n'));

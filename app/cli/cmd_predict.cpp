@@ -118,6 +118,7 @@ struct Notes {
     std::vector<SpecExtrapolation> extrapolation;
     std::optional<GemmEfficiencyDonor> donor;
     std::string sheet; // --gpu was a spec file: its path (its id may also name a bundled GPU)
+    std::string efficiencyBasis; // the sheet's "efficiency_basis": whose learned efficiency it reads
     std::optional<std::string> sheetCheck; // the FP32 peak disagrees with SMs x cores x clock
 };
 
@@ -129,6 +130,7 @@ void addNotes(nlohmann::json& j, const Notes& notes)
                      {"measured_max", e.measuredMax}, {"factor", e.factor}, {"text", e.text}});
     j["extrapolation"] = std::move(a);
     j["gpu_sheet"] = notes.sheet.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.sheet);
+    j["efficiency_basis"] = notes.efficiencyBasis.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.efficiencyBasis);
     j["sheet_check"] = notes.sheetCheck ? nlohmann::json(*notes.sheetCheck) : nlohmann::json(nullptr);
     j["gemm_efficiency_from"] = nullptr;
     if (notes.donor)
@@ -140,6 +142,9 @@ void printNotes(const Notes& notes)
 {
     if (!notes.sheet.empty()) // an edited copy may keep a bundled GPU's id
         std::printf("  note: spec sheet read from %s\n", notes.sheet.c_str());
+    if (!notes.efficiencyBasis.empty())
+        std::printf("  note: learned efficiency of %s (efficiency_basis); this sheet's numbers set the roofline, tiles and waves\n",
+                    notes.efficiencyBasis.c_str());
     if (notes.sheetCheck)
         std::printf("  note: check the spec sheet: %s\n", notes.sheetCheck->c_str());
     for (const auto& e : notes.extrapolation)
@@ -227,9 +232,12 @@ int runPredict(const std::vector<std::string>& args)
         layout.schedule = *schedule;
     }
     // Said next to every forecast: how far this GPU's per-SM ratios are from any measured GPU's,
-    // and whose GEMM efficiency it borrows because of that.
-    const Notes notes{specExtrapolation(gpu, forecaster.tiles().gpus()), forecaster.gemmEfficiencyDonor(gpu),
-                      fromFile ? gpuArg : std::string(), fp32PeakMismatch(gpu)};
+    // and whose GEMM efficiency it borrows because of that. A sheet with an efficiency basis is
+    // read as that basis, so the basis's coverage is what counts.
+    const GpuSpec& read = gpu.efficiencySheet();
+    const Notes notes{specExtrapolation(read, forecaster.tiles().gpus()), forecaster.gemmEfficiencyDonor(read),
+                      fromFile ? gpuArg : std::string(), gpu.efficiencyBasis ? gpu.efficiencyBasis->id : std::string(),
+                      fp32PeakMismatch(gpu)};
     if (layout.gpus() == 1) {
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);
         if (a.has("--json")) {

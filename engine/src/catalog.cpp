@@ -40,14 +40,22 @@ std::string resourceDirectory()
 std::vector<GpuSpec> loadGpuDirectory(const std::string& dir)
 {
     std::vector<GpuSpec> out;
+    std::vector<std::string> paths;
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
         if (entry.path().extension() != ".json")
             continue;
         out.push_back(loadGpuSpec(entry.path().string()));
+        paths.push_back(entry.path().string());
     }
     if (ec)
         throwInputError(dir, "", "cannot list the folder (" + ec.message() + ")");
+    const std::vector<GpuSpec> sheets = out; // a basis names a sheet as its file gives it
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        if (out[i].efficiencyBasisId == out[i].id)
+            throwInputError(paths[i], "efficiency_basis", "names the sheet itself");
+        resolveEfficiencyBasis(out[i], sheets, paths[i]);
+    }
     std::sort(out.begin(), out.end(), [](const GpuSpec& a, const GpuSpec& b) { return a.id < b.id; });
     return out;
 }
@@ -60,18 +68,51 @@ const GpuSpec* findGpu(const std::vector<GpuSpec>& catalog, const std::string& i
     return nullptr;
 }
 
+namespace {
+
+std::string knownIds(const std::vector<GpuSpec>& catalog)
+{
+    std::string known;
+    for (const auto& g : catalog)
+        known += (known.empty() ? "" : ", ") + g.id;
+    return known;
+}
+
+} // namespace
+
+void resolveEfficiencyBasis(GpuSpec& spec, const std::vector<GpuSpec>& catalog, const std::string& source)
+{
+    spec.efficiencyBasis.reset();
+    if (spec.efficiencyBasisId.empty())
+        return;
+    const GpuSpec* basis = findGpu(catalog, spec.efficiencyBasisId);
+    if (!basis)
+        throwInputError(source, "efficiency_basis",
+                        "unknown GPU '" + spec.efficiencyBasisId + "' (known: " + knownIds(catalog) + ")");
+    // The basis's own basis, so chains of variants all read the sheet the networks can place.
+    for (int hops = 0; !basis->efficiencyBasis && !basis->efficiencyBasisId.empty() && basis->efficiencyBasisId != basis->id;
+         ++hops) {
+        const GpuSpec* next = findGpu(catalog, basis->efficiencyBasisId);
+        if (!next || hops == 8)
+            throwInputError(source, "efficiency_basis",
+                            "'" + spec.efficiencyBasisId + "' is read as '" + basis->efficiencyBasisId + "', which cannot be found");
+        basis = next;
+    }
+    spec.efficiencyBasis = basis->efficiencyBasis ? basis->efficiencyBasis : std::make_shared<const GpuSpec>(*basis);
+}
+
 GpuSpec resolveGpu(const std::vector<GpuSpec>& catalog, const std::string& idOrPath)
 {
     if (const GpuSpec* g = findGpu(catalog, idOrPath))
         return *g;
     // Anything with a folder in it is a path, whatever it ends with: "./A10copy" is no GPU id, and
     // "unknown GPU" would hide that the file is missing or unreadable.
-    if (endsWith(idOrPath, ".json") || idOrPath.find_first_of("/\\") != std::string::npos)
-        return loadGpuSpec(idOrPath);
-    std::string known;
-    for (const auto& g : catalog)
-        known += (known.empty() ? "" : ", ") + g.id;
-    throwInputError("--gpu", "", "unknown GPU '" + idOrPath + "' (known: " + known + "; or give a spec file path)");
+    if (endsWith(idOrPath, ".json") || idOrPath.find_first_of("/\\") != std::string::npos) {
+        GpuSpec spec = loadGpuSpec(idOrPath);
+        resolveEfficiencyBasis(spec, catalog, idOrPath);
+        return spec;
+    }
+    throwInputError("--gpu", "", "unknown GPU '" + idOrPath + "' (known: " + knownIds(catalog) + "; or give a spec file path)");
 }
 
 } // namespace gpuforecast

@@ -90,6 +90,9 @@ GpuSpec gpuSpecFromJson(const json& j, const std::string& source)
     s.vendor = optionalString(j, ctx, "vendor").value_or("");
     s.architecture = optionalString(j, ctx, "architecture").value_or("");
     s.source = optionalString(j, ctx, "source").value_or("");
+    s.efficiencyBasisId = optionalString(j, ctx, "efficiency_basis").value_or("");
+    if (j.contains("efficiency_basis") && s.efficiencyBasisId.empty())
+        throwInputError(source, "efficiency_basis", "must name a bundled GPU (or be left out)");
 
     const json* link = nullptr;
     if (j.contains("interconnect") && !j["interconnect"].is_null()) {
@@ -150,6 +153,8 @@ json gpuSpecToJson(const GpuSpec& s)
     }
     j["interconnect"]["kind"] = s.interconnectKind;
     j["source"] = s.source;
+    if (!s.efficiencyBasisId.empty())
+        j["efficiency_basis"] = s.efficiencyBasisId;
     return j;
 }
 

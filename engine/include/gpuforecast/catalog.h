@@ -18,8 +18,13 @@ std::string resourceDirectory();
 // Every *.json in the folder, sorted by id. Throws on the first invalid file (naming it).
 std::vector<GpuSpec> loadGpuDirectory(const std::string& dir);
 
-// An id from the catalog, or a path to a spec JSON file.
+// An id from the catalog, or a path to a spec JSON file (its efficiency basis resolved in the catalog).
 GpuSpec resolveGpu(const std::vector<GpuSpec>& catalog, const std::string& idOrPath);
+// Points spec.efficiencyBasis at the catalog sheet spec.efficiencyBasisId names (that sheet's own
+// basis, if it has one), or clears it when no basis is named. A sheet may name its own id: an
+// edited bundled sheet read with the bundled one's efficiency. Throws "<source>: efficiency_basis:
+// ..." for an id the catalog lacks.
+void resolveEfficiencyBasis(GpuSpec& spec, const std::vector<GpuSpec>& catalog, const std::string& source);
 const GpuSpec* findGpu(const std::vector<GpuSpec>& catalog, const std::string& id);
 
 } // namespace gpuforecast

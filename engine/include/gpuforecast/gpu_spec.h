@@ -40,12 +40,15 @@ struct GpuSpec {
     double interconnectBandwidthGBps = 0; // per GPU, per direction
     double interconnectLatencyUs = 0;
 
-    // What-if variants only, never read from or written to a file: the sheet the variant was derived
-    // from. The networks read that sheet's per-SM rates, so the variant keeps its GPU's learned
-    // efficiency and changes only its roofline, tiles and waves. Read as a new GPU instead, a V100
-    // with 20% more SMs came out 18% slower and one with 20% less memory 29% slower: with five
-    // training GPUs the per-SM ratios tell the networks which GPU they see (docs/method.md, 3).
+    // The sheet a variant was derived from. The networks read that sheet's per-SM rates, so the
+    // variant keeps its GPU's learned efficiency and changes only its roofline, tiles and waves.
+    // Read as a new GPU instead, a V100 with 20% more SMs came out 18% slower and one with 20% less
+    // memory 29% slower: with five training GPUs the per-SM ratios tell the networks which GPU
+    // they see (docs/method.md, 3). What-if sliders set it in code; a file names its basis by id
+    // ("efficiency_basis", efficiencyBasisId) and resolveEfficiencyBasis (catalog.h) fills it in.
     std::shared_ptr<const GpuSpec> efficiencyBasis;
+    // The "efficiency_basis" a sheet file names: a bundled GPU's id, or empty (read as itself).
+    std::string efficiencyBasisId;
     // The sheet whose learned efficiency a forecast of this spec reads: the basis, else itself.
     const GpuSpec& efficiencySheet() const { return efficiencyBasis ? *efficiencyBasis : *this; }
 
