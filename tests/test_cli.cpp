@@ -255,6 +255,8 @@ private slots:
             << QStringList{"evaluate", "--in", kData + "/small_kernels.csv", "--weights", kData} << "no weight files here";
         QTest::newRow("no runs folder") << QStringList{"evaluate-models", "--in", "/nonexistent-runs"}
                                         << "/nonexistent-runs: --in: no such folder";
+        QTest::newRow("evaluate an absent GPU") << QStringList{"evaluate", "--in", QString(GPUFORECAST_RESOURCES) + "/datasets/neusight/val/gemm.csv.gz", "--gpu", "ZZ"}
+                                                << "--gpu: no measured rows for GPU 'ZZ' (the file has ";
         QTest::newRow("runs folder is a file") << QStringList{"evaluate-models", "--in", kData + "/small_kernels.csv"}
                                                << "small_kernels.csv: --in: is a file; expected a folder";
     }
@@ -533,6 +535,8 @@ private slots:
         QTest::newRow("data parallel inference") << base + QStringList{"--batch", "4", "--parallel", "dp4"}
                                                  << "data parallelism applies to training";
         QTest::newRow("option twice") << base + QStringList{"--batch", "4", "--batch", "8"} << "--batch: given twice";
+        QTest::newRow("layout too large") << base + QStringList{"--mode", "training", "--parallel", "dp1000000"}
+                                          << "--parallel: 'dp1000000': too large (one server holds at most 4096 GPUs";
         QTest::newRow("empty value") << base + QStringList{"--batch", ""} << "--batch: empty value";
         QTest::newRow("layout said twice") << base + QStringList{"--mode", "training", "--parallel", "tp4", "--tp", "2"}
                                            << "--tp: already set by --parallel tp4";

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <set>
 
 namespace gpuforecast::cli {
 
@@ -27,14 +28,21 @@ int runEvaluate(const std::vector<std::string>& args)
     KernelTable table = readKernelTable(a.required("--in"), TableContent::WithMeasurements);
     if (auto only = a.value("--gpu")) {
         KernelTable filtered{table.source, table.header, {}, {}};
-        for (std::size_t i = 0; i < table.rows.size(); ++i)
+        std::set<std::string> present;
+        for (std::size_t i = 0; i < table.rows.size(); ++i) {
+            present.insert(table.rows[i].gpu);
             if (table.rows[i].gpu == *only) {
                 filtered.rows.push_back(table.rows[i]);
                 filtered.measurements.push_back(table.measurements[i]);
             }
+        }
         table = std::move(filtered);
-        if (table.rows.empty()) // an empty table would read as a perfect score
-            throwInputError(table.source, "--gpu", "no measured rows for GPU '" + *only + "'");
+        if (table.rows.empty()) { // an empty table would read as a perfect score; name the GPUs it has
+            std::string has;
+            for (const auto& g : present)
+                has += (has.empty() ? "" : ", ") + g;
+            throwInputError(table.source, "--gpu", "no measured rows for GPU '" + *only + "' (the file has " + has + ")");
+        }
     }
     if (table.rows.empty())
         throwInputError(table.source, "", "no measured rows to evaluate");
