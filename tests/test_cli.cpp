@@ -547,6 +547,24 @@ private slots:
         QTest::newRow("schedule without a pipeline") << base + QStringList{"--mode", "training", "--tp", "2", "--schedule", "gpipe"}
                                                      << "--schedule: needs a pipeline";
     }
+    // A multi-GPU forecast on a sheet without a link names the file, not just the sheet's id.
+    void multiGpuOnASheetWithoutALinkNamesTheFile()
+    {
+        QFile in(QString(GPUFORECAST_RESOURCES) + "/gpus/A10.json");
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject sheet = QJsonDocument::fromJson(in.readAll()).object();
+        sheet.remove("interconnect");
+        QTemporaryDir dir;
+        QFile out(dir.filePath("nolink.json"));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(sheet).toJson());
+        out.close();
+        const Run r = cli({"predict", "--model", "gpt2_large", "--gpu", out.fileName(), "--seq", "128", "--mode", "training",
+                           "--parallel", "tp2"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(out.fileName() + ": interconnect.bandwidth_gbps: needed for a multi-GPU forecast"), qPrintable(r.err));
+    }
+
     void badPredictArguments()
     {
         QFETCH(QStringList, args);

@@ -250,6 +250,10 @@ int runPredict(const std::vector<std::string>& args)
         }
         return 0;
     }
+    // Name the file the link is missing from, not only the sheet's id (the engine knows no paths).
+    if (!(gpu.interconnectBandwidthGBps > 0))
+        throwInputError(fromFile ? gpuArg : gpu.id, "interconnect.bandwidth_gbps",
+                        "needed for a multi-GPU forecast (the sheet gives no GPU-to-GPU link)");
     const ParallelForecast p = forecastParallel(forecaster, config, options, layout, gpu);
     if (a.has("--json")) {
         nlohmann::json j = toJson(p.perGpu);
