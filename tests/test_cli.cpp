@@ -419,6 +419,13 @@ private slots:
         const double a100 = e2e("A100-PCIE-40GB"), doubled = e2e(withBasis, &basisJson), readAsNew = e2e(asNew);
         QVERIFY2(doubled < a100 && doubled > 0.5 * a100, qPrintable(QString("A100 %1 ms, doubled %2 ms").arg(a100).arg(doubled)));
         QVERIFY2(doubled < readAsNew, qPrintable(QString("with basis %1 ms, as a new GPU %2 ms").arg(doubled).arg(readAsNew)));
+        // An unedited copy read as the A100 is the A100: its own tiles are never read, as for the A100.
+        QFile again(QString(GPUFORECAST_RESOURCES) + "/gpus/A100-PCIE-40GB.json");
+        QVERIFY(again.open(QIODevice::ReadOnly));
+        QJsonObject same = QJsonDocument::fromJson(again.readAll()).object();
+        same["id"] = "A100 copy";
+        same["efficiency_basis"] = "A100-PCIE-40GB";
+        QCOMPARE(e2e(write("same.json", same)), a100);
         QCOMPARE(basisJson["efficiency_basis"].toString(), QString("A100-PCIE-40GB"));
         QVERIFY(basisJson["extrapolation"].toArray().isEmpty()); // read as the A100, which was measured
         const Run text = cli({"predict", "--model", "gpt2_large", "--gpu", withBasis, "--seq", "512"});

@@ -282,7 +282,21 @@ private slots:
         b["efficiency_basis"] = "a";
         writeFileAtomically(folder.filePath("a.json").toStdString(), a.dump());
         writeFileAtomically(folder.filePath("b.json").toStdString(), b.dump());
-        QVERIFY_THROWS_EXCEPTION(ForecastError, loadGpuDirectory(folder.path().toStdString()));
+        try {
+            loadGpuDirectory(folder.path().toStdString());
+            QFAIL("accepted");
+        } catch (const ForecastError& e) {
+            QVERIFY2(QString(e.what()).contains("which leads back to it (a cycle)"), e.what());
+        }
+        // An unknown name is echoed, but not a pasted essay.
+        j["efficiency_basis"] = std::string(100000, 'x');
+        writeFileAtomically(path, j.dump());
+        try {
+            resolveGpu(gpus, path);
+            QFAIL("accepted");
+        } catch (const ForecastError& e) {
+            QVERIFY2(std::string(e.what()).size() < 2000, "the whole name was echoed");
+        }
     }
 };
 

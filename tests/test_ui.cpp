@@ -15,6 +15,9 @@
 
 #include "gpuforecast/csv.h"
 #include "gpuforecast/file_io.h"
+#include "gpuforecast/gpu_spec.h"
+
+#include <nlohmann/json.hpp>
 
 #include <qcustomplot.h>
 
@@ -392,6 +395,33 @@ private slots:
         QCOMPARE(session.selectedGpus(), gpusBefore);
     }
 
+    // A scenario whose custom sheet names an unknown basis is refused before anything is added or
+    // saved, though that sheet is not among the compared GPUs and the ones before it are valid.
+    void scenarioWithABadBasisAddsNothing()
+    {
+        ForecastSession probe(nullptr, store());
+        nlohmann::json good = gpuSpecToJson(*probe.gpu("A10")), bad = good;
+        good["id"] = "good copy";
+        good["efficiency_basis"] = "A10";
+        bad["id"] = "hidden";
+        bad["efficiency_basis"] = "NOPE";
+        const nlohmann::json scenario = {{"format", "gpuforecast-scenario-1"}, {"model", "gpt2_large"}, {"batch", 1},
+                                         {"seq", 128}, {"mode", "inference"}, {"gpus", {"A100-PCIE-40GB"}},
+                                         {"custom_gpus", {good, bad}}};
+        QTemporaryDir dir;
+        const QString path = dir.filePath("s.json");
+        writeFileAtomically(path.toStdString(), scenario.dump());
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        const QStringList gpusBefore = session.selectedGpus();
+        QString error;
+        QVERIFY(!window.openScenario(path, &error));
+        QVERIFY2(error.contains("custom_gpus[1] (hidden): efficiency_basis: unknown GPU 'NOPE'"), qPrintable(error));
+        QCOMPARE(session.selectedGpus(), gpusBefore);
+        QVERIFY(!session.gpu("good copy"));
+        QCOMPARE(QDir(userData_.filePath("gpus")).entryList(QDir::Files).size(), 0);
+    }
+
     void wavesSweepIsAStaircase()
     {
         ForecastSession session(nullptr, store());
@@ -648,14 +678,41 @@ private slots:
             session.setSelectedGpus({copyId});
             withBasis = session.forecasts()->front().totalSeconds();
             QVERIFY2(withBasis < a100 && withBasis > 0.5 * a100, qPrintable(QString("A100 %1 ms, doubled copy %2 ms").arg(a100 * 1e3).arg(withBasis * 1e3)));
+            window.whatIfPanel()->setGpu(copyId);
+            QVERIFY2(window.whatIfPanel()->coverageText().startsWith("Read with A100-PCIE-40GB's learned efficiency"),
+                     qPrintable(window.whatIfPanel()->coverageText()));
 
-            basis->activated(0); // "This sheet's own numbers": read as a new GPU
+            basis->activated(0); // "This sheet's own numbers": read as a new GPU, and the line says so at once
             QVERIFY(session.gpu(copyId)->efficiencyBasisId.empty());
             QVERIFY(!session.gpu(copyId)->efficiencyBasis);
-            QVERIFY(session.forecasts()->front().totalSeconds() != withBasis);
+            QVERIFY(!window.whatIfPanel()->coverageText().contains("learned efficiency of", Qt::CaseInsensitive));
+            QVERIFY(!window.whatIfPanel()->coverageText().startsWith("Read with"));
+            // Read as a new GPU its memory per SM is below every measured GPU's: slower than the A100 itself.
+            QVERIFY2(session.forecasts()->front().totalSeconds() > a100,
+                     qPrintable(QString("as a new GPU %1 ms, A100 %2 ms").arg(session.forecasts()->front().totalSeconds() * 1e3).arg(a100 * 1e3)));
             window.undoStack()->undo();
             QCOMPARE(basis->currentData().toString(), QString("A100-PCIE-40GB"));
             QCOMPARE(session.forecasts()->front().totalSeconds(), withBasis);
+
+            // The same edits made to the bundled A100 itself give the same forecast as on the copy.
+            window.specModel()->setGpu("A100-PCIE-40GB");
+            for (const char* key : {"sm_count", "fp32_gflops", "memory_bandwidth_gbps"}) {
+                const QModelIndex cell = spec->index(fieldRow(key), SpecTableModel::ValueColumn);
+                QVERIFY(spec->setData(cell, QString::number(2 * cell.data(Qt::EditRole).toDouble()), Qt::EditRole));
+            }
+            QCOMPARE(session.gpu("A100-PCIE-40GB")->efficiencyBasisId, std::string("A100-PCIE-40GB"));
+            session.setSelectedGpus({"A100-PCIE-40GB"});
+            QCOMPARE(session.forecasts()->front().totalSeconds(), withBasis);
+            session.removeGpu("A100-PCIE-40GB"); // back to the bundled sheet
+
+            // "New" only borrows the sheet as a form: the networks read its own numbers.
+            window.specModel()->setGpu("A100-PCIE-40GB");
+            for (auto* b : window.findChildren<QPushButton*>())
+                if (b->text() == "New")
+                    b->click();
+            QVERIFY(session.gpu("My GPU"));
+            QVERIFY(session.gpu("My GPU")->efficiencyBasisId.empty() && !session.gpu("My GPU")->efficiencyBasis);
+            session.removeGpu("My GPU");
 
             EfficiencyBasisBox bundled(&session, window.undoStack());
             bundled.setGpu("A100-PCIE-40GB"); // a bundled sheet is itself; nothing to choose
@@ -698,7 +755,8 @@ private slots:
         f.close();
         ForecastSession session(nullptr, store());
         QCOMPARE(session.loadProblems().size(), 1);
-        QVERIFY2(session.loadProblems().front().contains("efficiency_basis: unknown GPU 'L5'"), qPrintable(session.loadProblems().front()));
+        QVERIFY2(session.loadProblems().front().startsWith(f.fileName() + ": efficiency_basis: unknown GPU 'L5'"),
+                 qPrintable(session.loadProblems().front()));
         QVERIFY(session.gpu("orphan") && !session.gpu("orphan")->efficiencyBasis);
     }
 

@@ -69,6 +69,10 @@ void EfficiencyBasisBox::refresh()
     setEnabled(g && session_->isUserGpu(gpuId_));
     if (!g)
         return;
+    if (!session_->isUserGpu(gpuId_)) { // a bundled sheet is read as itself; editing it makes it yours
+        combo_->addItem(tr("%1 itself (bundled sheet)").arg(gpuId_), QString());
+        return;
+    }
     combo_->addItem(tr("This sheet's own numbers"), QString());
     for (const QString& id : session_->bundledGpuIds())
         combo_->addItem(id, id);

@@ -33,11 +33,15 @@ ForecastSession::ForecastSession(QObject* parent, UserGpuStore store) : QObject(
     const QString dir = QString::fromStdString(resourceDirectory());
     gpus_ = loadGpuDirectory((dir + "/gpus").toStdString());
     bundled_ = gpus_;
-    for (auto& g : store_.load(&loadProblems_)) {
+    QStringList paths;
+    std::vector<GpuSpec> stored = store_.load(&loadProblems_, &paths);
+    for (std::size_t i = 0; i < stored.size(); ++i) {
+        GpuSpec& g = stored[i];
         const QString id = QString::fromStdString(g.id);
-        // A basis that is no longer bundled: the sheet is still the user's, read as a new GPU.
-        if (auto problem = resolveBasis(g)) {
-            loadProblems_ << *problem + tr(" (read as a new GPU until the basis is set again)");
+        // A basis that is no longer bundled: the sheet is still the user's, read as a new GPU. The
+        // file keeps the name until the sheet is next edited (then it is saved without it).
+        if (auto problem = resolveBasis(g, paths[qsizetype(i)])) {
+            loadProblems_ << *problem + tr(" (read as a new GPU; choose its basis again under the sheet)");
             g.efficiencyBasisId.clear();
         }
         if (const int i = gpuIndex(id); i >= 0)
@@ -127,11 +131,14 @@ std::optional<QString> ForecastSession::applyScenario(const Scenario& sc)
         const GpuSpec* spec = custom != sc.customGpus.end() ? &*custom : gpu(QString::fromStdString(id));
         if (!spec)
             return QString("gpus: unknown GPU '%1' and no spec sheet for it in the scenario").arg(QString::fromStdString(id));
-        GpuSpec resolved = *spec;
-        if (auto error = resolveBasis(resolved))
-            return error;
         if (sc.parallel.gpus() > 1 && !(spec->interconnectBandwidthGBps > 0)) // forecastParallel needs the link
             return QString("%1: interconnect.bandwidth_gbps: needed for a multi-GPU forecast").arg(QString::fromStdString(id));
+    }
+    // Every custom sheet's basis before any is added: a refused scenario must not have saved some.
+    for (std::size_t i = 0; i < sc.customGpus.size(); ++i) {
+        GpuSpec resolved = sc.customGpus[i];
+        if (auto error = resolveBasis(resolved, QString("custom_gpus[%1] (%2)").arg(i).arg(QString::fromStdString(resolved.id))))
+            return error;
     }
     for (const auto& g : sc.customGpus)
         if (auto error = addGpu(g))
@@ -232,10 +239,10 @@ std::optional<QString> ForecastSession::updateGpu(const GpuSpec& edited)
     return std::nullopt;
 }
 
-std::optional<QString> ForecastSession::resolveBasis(GpuSpec& spec) const
+std::optional<QString> ForecastSession::resolveBasis(GpuSpec& spec, const QString& source) const
 {
     try {
-        resolveEfficiencyBasis(spec, bundled_, spec.id);
+        resolveEfficiencyBasis(spec, bundled_, source.isEmpty() ? spec.id : source.toStdString());
     } catch (const ForecastError& e) {
         return QString::fromUtf8(e.what());
     }
@@ -274,7 +281,7 @@ std::optional<QString> ForecastSession::persist(const GpuSpec& spec)
     return std::nullopt;
 }
 
-std::optional<QString> ForecastSession::addGpu(const GpuSpec& added)
+std::optional<QString> ForecastSession::addGpu(const GpuSpec& added, const QString& source)
 {
     GpuSpec spec = added;
     try {
@@ -282,7 +289,7 @@ std::optional<QString> ForecastSession::addGpu(const GpuSpec& added)
     } catch (const ForecastError& e) {
         return QString::fromUtf8(e.what());
     }
-    if (auto error = resolveBasis(spec))
+    if (auto error = resolveBasis(spec, source))
         return error;
     if (auto error = persist(spec))
         return error;

@@ -43,7 +43,8 @@ public:
     // of a bundled sheet keeps the bundled sheet's learned efficiency (efficiency_basis), as a
     // what-if does; the user may clear it (read the sheet as a new GPU).
     std::optional<QString> updateGpu(const GpuSpec& spec);
-    std::optional<QString> addGpu(const GpuSpec& spec); // user GPUs (new, duplicated, imported)
+    // User GPUs (new, duplicated, imported); `source` names the file in errors (an import's path).
+    std::optional<QString> addGpu(const GpuSpec& spec, const QString& source = {});
     // The efficiency basis a copy of `id` should name: its own basis, else itself if bundled.
     QString efficiencyBasisForCopyOf(const QString& id) const;
     QStringList bundledGpuIds() const;
@@ -95,8 +96,9 @@ private:
     std::optional<QString> installModel(const nlohmann::json& config, const QString& name, bool bundled);
 
     std::optional<QString> persist(const GpuSpec& spec);
-    // The spec with its efficiency_basis looked up among the bundled sheets, or the error text.
-    std::optional<QString> resolveBasis(GpuSpec& spec) const;
+    // The spec with its efficiency_basis looked up among the bundled sheets, or the error text
+    // ("<source>: efficiency_basis: ..."; the source defaults to the GPU's id).
+    std::optional<QString> resolveBasis(GpuSpec& spec, const QString& source = {}) const;
 
     UserGpuStore store_;
     QStringList loadProblems_;

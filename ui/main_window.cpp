@@ -180,8 +180,10 @@ QWidget* MainWindow::buildGpuPanel()
         buttons->addWidget(b);
         return b;
     };
-    addButton(tr("New"), tr("A new GPU, starting from the selected one's spec sheet"), [this] { addUserGpu(tr("My GPU")); });
-    addButton(tr("Duplicate"), tr("Copy the selected GPU to edit it"), [this] { addUserGpu(specModel_->gpuId() + " copy"); });
+    addButton(tr("New"), tr("A new GPU read by its own numbers, starting from the selected one's spec sheet"),
+              [this] { addUserGpu(tr("My GPU"), GpuStart::New); });
+    addButton(tr("Duplicate"), tr("Copy the selected GPU to edit it; the copy keeps its learned efficiency"),
+              [this] { addUserGpu(specModel_->gpuId() + " copy", GpuStart::Copy); });
     auto* remove = addButton(tr("Delete"), tr("Delete a GPU you added (or undo your edits of a bundled one)"),
                              [this] { deleteUserGpu(); });
     addButton(tr("Import…"), tr("Add a GPU from a spec sheet JSON file"), [this] { importGpu(); });
@@ -204,19 +206,22 @@ QWidget* MainWindow::buildGpuPanel()
     return box;
 }
 
-void MainWindow::addUserGpu(const QString& baseId, std::optional<GpuSpec> from)
+void MainWindow::addUserGpu(const QString& baseId, GpuStart how, std::optional<GpuSpec> imported, const QString& path)
 {
     const GpuSpec* current = session_->gpu(specModel_->gpuId());
-    if (!from && !current)
+    if (!imported && !current)
         return;
-    GpuSpec spec = from ? *from : *current;
+    GpuSpec spec = imported ? *imported : *current;
     spec.id = session_->uniqueGpuId(baseId).toStdString();
-    if (!from) {
+    if (how != GpuStart::Imported)
         spec.name = spec.id;
-        // A copy is "this GPU, with other numbers": it reads the learned efficiency of its source.
+    // A copy is "this GPU, with other numbers": it reads the learned efficiency of its source. A
+    // new GPU only borrows the sheet as a form to fill in, so the networks read its own numbers.
+    if (how == GpuStart::Copy)
         spec.efficiencyBasisId = session_->efficiencyBasisForCopyOf(specModel_->gpuId()).toStdString();
-    }
-    if (auto error = session_->addGpu(spec)) {
+    else if (how == GpuStart::New)
+        spec.efficiencyBasisId.clear();
+    if (auto error = session_->addGpu(spec, path)) {
         QMessageBox::warning(this, tr("GPU not added"), *error);
         return;
     }
@@ -244,7 +249,7 @@ void MainWindow::importGpu()
         return;
     try {
         const GpuSpec spec = loadGpuSpec(path.toStdString());
-        addUserGpu(QString::fromStdString(spec.id), spec);
+        addUserGpu(QString::fromStdString(spec.id), GpuStart::Imported, spec, path);
     } catch (const ForecastError& e) {
         QMessageBox::warning(this, tr("Import failed"), QString::fromUtf8(e.what()));
         statusBar()->showMessage(QString::fromUtf8(e.what()), 10000);

@@ -66,7 +66,11 @@ private:
     QWidget* buildGpuPanel();
     void buildMenus();
     void showGpu(const QString& id);
-    void addUserGpu(const QString& baseId, std::optional<GpuSpec> from = std::nullopt);
+    // How a user GPU starts: a copy reads its source's learned efficiency, a new GPU its own
+    // numbers, an imported sheet whatever the file says (`path` names it in errors).
+    enum class GpuStart { Copy, New, Imported };
+    void addUserGpu(const QString& baseId, GpuStart how, std::optional<GpuSpec> imported = std::nullopt,
+                    const QString& path = {});
     void deleteUserGpu();
     void importGpu();
     void exportGpu();

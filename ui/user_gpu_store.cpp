@@ -21,12 +21,14 @@ QString UserGpuStore::pathFor(const QString& id) const
     return folder_ + "/" + safe + ".json";
 }
 
-std::vector<GpuSpec> UserGpuStore::load(QStringList* errors) const
+std::vector<GpuSpec> UserGpuStore::load(QStringList* errors, QStringList* paths) const
 {
     std::vector<GpuSpec> out;
     for (const QFileInfo& f : QDir(folder_).entryInfoList({"*.json"}, QDir::Files, QDir::Name)) {
         try {
             out.push_back(loadGpuSpec(f.filePath().toStdString()));
+            if (paths)
+                *paths << f.filePath();
         } catch (const ForecastError& e) {
             if (errors)
                 *errors << QString::fromUtf8(e.what());

@@ -16,8 +16,9 @@ public:
     explicit UserGpuStore(QString folder = {});
 
     QString folder() const { return folder_; }
-    // Every valid spec in the folder; problems (unreadable or invalid files) are appended to errors.
-    std::vector<GpuSpec> load(QStringList* errors) const;
+    // Every valid spec in the folder; problems (unreadable or invalid files) are appended to errors,
+    // and each spec's file to paths (for later errors that must name it).
+    std::vector<GpuSpec> load(QStringList* errors, QStringList* paths = nullptr) const;
     void save(const GpuSpec& spec) const; // throws ForecastError naming the file
     void remove(const QString& id) const;
 

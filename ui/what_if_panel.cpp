@@ -45,6 +45,8 @@ WhatIfPanel::WhatIfPanel(ForecastSession* session, QWidget* parent) : QWidget(pa
         }
         apply();
     });
+    // An edit of the sheet, or of its efficiency basis, changes what the line should say.
+    connect(session_, &ForecastSession::gpusChanged, this, &WhatIfPanel::showCoverage);
 }
 
 void WhatIfPanel::setGpu(const QString& id)

@@ -85,17 +85,23 @@ void resolveEfficiencyBasis(GpuSpec& spec, const std::vector<GpuSpec>& catalog, 
     spec.efficiencyBasis.reset();
     if (spec.efficiencyBasisId.empty())
         return;
+    // Echoed in errors, so a pasted essay does not become a dialog-sized message.
+    auto quoted = [](const std::string& id) { return "'" + (id.size() > 80 ? id.substr(0, 80) + "..." : id) + "'"; };
     const GpuSpec* basis = findGpu(catalog, spec.efficiencyBasisId);
     if (!basis)
         throwInputError(source, "efficiency_basis",
-                        "unknown GPU '" + spec.efficiencyBasisId + "' (known: " + knownIds(catalog) + ")");
+                        "unknown GPU " + quoted(spec.efficiencyBasisId) + " (known: " + knownIds(catalog) + ")");
     // The basis's own basis, so chains of variants all read the sheet the networks can place.
-    for (int hops = 0; !basis->efficiencyBasis && !basis->efficiencyBasisId.empty() && basis->efficiencyBasisId != basis->id;
-         ++hops) {
+    std::vector<std::string> seen{spec.id, basis->id};
+    while (!basis->efficiencyBasis && !basis->efficiencyBasisId.empty() && basis->efficiencyBasisId != basis->id) {
         const GpuSpec* next = findGpu(catalog, basis->efficiencyBasisId);
-        if (!next || hops == 8)
+        if (!next)
             throwInputError(source, "efficiency_basis",
-                            "'" + spec.efficiencyBasisId + "' is read as '" + basis->efficiencyBasisId + "', which cannot be found");
+                            quoted(basis->id) + " is read as " + quoted(basis->efficiencyBasisId) + ", which is unknown");
+        if (std::find(seen.begin(), seen.end(), next->id) != seen.end())
+            throwInputError(source, "efficiency_basis",
+                            quoted(basis->id) + " is read as " + quoted(next->id) + ", which leads back to it (a cycle)");
+        seen.push_back(next->id);
         basis = next;
     }
     spec.efficiencyBasis = basis->efficiencyBasis ? basis->efficiencyBasis : std::make_shared<const GpuSpec>(*basis);

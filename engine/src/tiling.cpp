@@ -156,7 +156,10 @@ std::string TileDatabase::referenceFor(const GpuSpec& target) const
     double bestD = INFINITY;
     for (std::size_t i = 0; i < gpus_.size(); ++i) {
         const ReferenceGpu& g = gpus_[i];
-        if (g.id == target.id || !entries_.count({g.id, OpClass::Bmm}))
+        // Nor those of the sheet it is read as: a copy of a measured GPU must forecast as that GPU
+        // does, which never reads its own tiles (an A100 doubled in place and the same sheet
+        // duplicated first differed by 4%).
+        if (g.id == target.id || g.id == target.efficiencySheet().id || !entries_.count({g.id, OpClass::Bmm}))
             continue;
         const bool outside = family.empty() || families_[i] != family;
         const double d = perSmRateDistance(target, g);
