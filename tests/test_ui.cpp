@@ -758,6 +758,10 @@ private slots:
         QVERIFY2(session.loadProblems().front().startsWith(f.fileName() + ": efficiency_basis: unknown GPU 'L5'"),
                  qPrintable(session.loadProblems().front()));
         QVERIFY(session.gpu("orphan") && !session.gpu("orphan")->efficiencyBasis);
+        MainWindow window(&session); // the user sees it, not only the session
+        const auto* note = window.findChild<QLabel*>("loadProblems");
+        QVERIFY(note);
+        QVERIFY(note->toolTip().contains(f.fileName()));
     }
 
     void brokenUserFileIsReportedNotFatal()
@@ -771,6 +775,8 @@ private slots:
         QCOMPARE(session.loadProblems().size(), 1);
         QVERIFY(session.loadProblems().front().contains("broken.json"));
         QVERIFY(!session.gpu("broken"));
+        MainWindow window(&session);
+        QVERIFY(window.findChild<QLabel*>("loadProblems"));
     }
 
     void screenshotOptionRendersTheWindow()

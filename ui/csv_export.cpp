@@ -92,7 +92,7 @@ std::string operatorTableCsv(const QAbstractItemModel& view, const QString& gpuI
                 continue;
             }
             const QVariant raw = index.data(OperatorTableModel::SortRole);
-            const bool numeric = column == C::Count || column == C::Waves || column == C::Utilization ||
+            const bool numeric = column == C::Count || column == C::Utilization ||
                                  column == C::TimeMs || column == C::Share;
             const QString text = index.data(Qt::DisplayRole).toString();
             if (!numeric || text.isEmpty()) // empty: not priced by waves (a copy, say)

@@ -145,6 +145,15 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
             [this](const QString& msg) { statusBar()->showMessage(msg, 10000); });
     connect(specModel_, &SpecTableModel::editRejected, this,
             [this](const QString& msg) { statusBar()->showMessage(tr("Refused: %1").arg(msg), 10000); });
+    // Sheets in the user's folder that could not be read, or whose basis is gone, change what is
+    // forecast: say so where it stays visible, with every file in the tooltip.
+    if (const QStringList problems = session_->loadProblems(); !problems.isEmpty()) {
+        auto* note = new QLabel(tr("Your GPU sheets: %1 problem(s), see the tooltip").arg(problems.size()), this);
+        note->setObjectName("loadProblems");
+        note->setStyleSheet("color: #d55e00"); // the charts' vermillion: a warning
+        note->setToolTip(problems.join('\n'));
+        statusBar()->addPermanentWidget(note);
+    }
     if (!session_->selectedGpus().isEmpty())
         showGpu(session_->selectedGpus().front());
     updateStatus();

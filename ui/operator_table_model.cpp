@@ -57,8 +57,7 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
     // micro-batch, which for uneven stacks (encoder/decoder) is a fraction on average.
     const double launches = double(o.op.count) * o.repeat;
     if (role == PricedWavesRole)
-        return index.column() == Waves && priced ? QVariant(o.forecast.pricedWaves > 0 ? o.forecast.pricedWaves : g.waves)
-                                                 : QVariant();
+        return index.column() == Waves && priced ? QVariant(o.forecast.wavesPricedAt()) : QVariant();
     if (role == SortRole) {
         switch (index.column()) {
         case Count: return launches;

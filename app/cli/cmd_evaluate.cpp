@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <map>
 #include <set>
-#include <set>
 
 namespace gpuforecast::cli {
 

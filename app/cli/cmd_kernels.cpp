@@ -84,7 +84,7 @@ int runKernels(const std::vector<std::string>& args)
                                                                 : "")
                                          : std::to_string(static_cast<long long>(g.tileElements));
             out << ',' << f.secondsLow * 1e3 << ',' << f.secondsHigh * 1e3 << ',' << tile << ',' << g.waves << ','
-                << (f.pricedWaves > 0 ? f.pricedWaves : g.waves) << ',' << f.boundName() << ',' << f.utilization;
+                << f.wavesPricedAt() << ',' << f.boundName() << ',' << f.utilization;
         }
         out << '\n';
     }

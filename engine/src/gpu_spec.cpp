@@ -91,7 +91,7 @@ GpuSpec gpuSpecFromJson(const json& j, const std::string& source)
     s.architecture = optionalString(j, ctx, "architecture").value_or("");
     s.source = optionalString(j, ctx, "source").value_or("");
     s.efficiencyBasisId = optionalString(j, ctx, "efficiency_basis").value_or("");
-    if (j.contains("efficiency_basis") && s.efficiencyBasisId.empty())
+    if (j.contains("efficiency_basis") && !j["efficiency_basis"].is_null() && s.efficiencyBasisId.empty())
         throwInputError(source, "efficiency_basis", "must name a bundled GPU (or be left out)");
 
     const json* link = nullptr;

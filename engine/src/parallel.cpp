@@ -54,10 +54,13 @@ std::optional<PipelineSchedule> pipelineScheduleFromName(std::string_view name)
 ParallelLayout parseParallelLayout(const std::string& text, const std::string& source)
 {
     static const std::regex re(R"(^(dp|tp|pp)(\d{1,4})(?:_(\d{1,5}))?$)");
-    static const std::regex tooLarge(R"(^(dp|tp|pp)\d{5,}(_\d+)?$|^pp\d+_\d{6,}$)");
+    // Well formed, but past what one server (or one step) holds: say that, not "expected dpN".
+    static const std::regex tooManyGpus(R"(^(dp|tp)\d{5,}$|^pp\d{5,}(_\d+)?$)"), tooManyMicrobatches(R"(^pp\d+_\d{6,}$)");
     std::smatch m;
-    if (std::regex_match(text, tooLarge)) // well formed, but past what one server (or one step) holds
-        throwInputError(source, "", "'" + text + "': too large (one server holds at most 4096 GPUs, a step at most 99999 micro-batches)");
+    if (std::regex_match(text, tooManyGpus))
+        throwInputError(source, "", "'" + text + "': more than 4096 GPUs is not one server");
+    if (std::regex_match(text, tooManyMicrobatches))
+        throwInputError(source, "", "'" + text + "': at most 99999 micro-batches");
     if (!std::regex_match(text, m, re) || (m[1] != "pp" && m[3].matched))
         throwInputError(source, "", "expected dpN, tpN or ppN_M (N GPUs, M micro-batches), got '" + text + "'");
     ParallelLayout l;

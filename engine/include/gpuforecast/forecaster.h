@@ -35,6 +35,7 @@ struct KernelForecast {
     // A GEMM priced as its tiles in more waves than it has (on fewer of the SMs), which the
     // networks made faster (Forecaster::predictAsGiven): that wave count; 0: its own.
     double pricedWaves = 0;
+    double wavesPricedAt() const { return pricedWaves > 0 ? pricedWaves : geometry.waves; }
     // How much of the class's launch overhead this forecast carries. A GPU that borrows a measured
     // GPU's efficiency is that GPU's time scaled by their rooflines, overhead included: a 3.4x
     // faster H100 carries a third of the A100's 54 us, not all of it. Element-wise and softmax
