@@ -117,6 +117,20 @@ private slots:
         json older = smallModel(FloorComposition::Added).toJson();
         older.erase("launch_floor");
         QVERIFY(UtilizationModel::fromJson(older, "w.json").floorComposition() == FloorComposition::SmoothMaximum);
+        // Per-operator floors and the minimum utilization travel too; files without them read as
+        // the class floor for every operator and no minimum.
+        UtilizationModel withFloors = smallModel();
+        withFloors.setOperatorFloors({{"softmax", 3e-5}});
+        withFloors.setMinUtilization(0.25);
+        const UtilizationModel again = UtilizationModel::fromJson(withFloors.toJson(), "w.json");
+        QCOMPARE(again.floorSecondsFor("softmax"), 3e-5);
+        QCOMPARE(again.floorSecondsFor("fused"), 2e-5);
+        QCOMPARE(again.minUtilization(), 0.25);
+        QVERIFY(!m.toJson().contains("operator_floor_seconds") && !m.toJson().contains("min_utilization"));
+        QCOMPARE(back.floorSecondsFor("softmax"), 2e-5);
+        QCOMPARE(back.minUtilization(), 0.0);
+        QVERIFY_THROWS_EXCEPTION(ForecastError, withFloors.setOperatorFloors({{"add", 3e-5}})); // not a softmax operator
+        QVERIFY_THROWS_EXCEPTION(ForecastError, withFloors.setMinUtilization(1.0));
     }
 
     void badWeightsAreNamed_data()
@@ -137,6 +151,10 @@ private slots:
         QTest::newRow("floor negative") << "/floor_seconds" << "-1" << "floor_seconds";
         QTest::newRow("unknown floor composition") << "/launch_floor" << "\"max\"" << "launch_floor";
         QTest::newRow("no ensemble") << "/ensemble" << "[]" << "ensemble";
+        QTest::newRow("operator floor of another class") << "/operator_floor_seconds" << "{\"add\": 3e-5}" << "operator_floor_seconds.add";
+        QTest::newRow("operator floor negative") << "/operator_floor_seconds" << "{\"softmax\": -1}" << "operator_floor_seconds.softmax";
+        QTest::newRow("operator floors not an object") << "/operator_floor_seconds" << "[1]" << "operator_floor_seconds";
+        QTest::newRow("minimum utilization of 1") << "/min_utilization" << "1" << "min_utilization";
     }
     void badWeightsAreNamed()
     {

@@ -879,7 +879,7 @@ private slots:
             const GpuSpec gpu = session.effectiveGpu(session.selectedGpus()[qsizetype(g)]);
             const KernelForecast isolated = session.forecaster().predict(largest->op.kernel, gpu);
             QVERIFY(isolated.utilization <= c.ownUtilization * (1 + 1e-9));
-            const double overhead = session.forecaster().model(largest->op.kernel.opClass)->floorSeconds();
+            const double overhead = session.forecaster().model(largest->op.kernel.opClass)->floorSecondsFor(largest->op.kernel.op);
             QCOMPARE(queuedInModel(isolated, overhead, FloorComposition::SmoothMaximum).seconds, own.forecast.seconds);
             QVERIFY(own.forecast.utilization <= 1);
             QCOMPARE(double(c.fill.fullWaves) + (c.fill.partialFill > 0 ? 1 : 0), c.ownWaves);

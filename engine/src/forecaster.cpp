@@ -30,10 +30,10 @@ Eigen::MatrixXd featureMatrix(OpClass c, std::span<const KernelGeometry> geometr
     return features;
 }
 
-// Kept away from zero so that times and logs stay finite.
-double safeUtilization(double alpha, double gamma, double waves)
+// Kept away from zero so that times and logs stay finite, and at or above the class's minimum.
+double safeUtilization(double alpha, double gamma, double waves, double minimum)
 {
-    return std::max(utilizationFrom(alpha, gamma, waves), 1e-12);
+    return std::max({utilizationFrom(alpha, gamma, waves), 1e-12, minimum});
 }
 
 // Element-wise, softmax and layer-norm kernels larger than any measured one (model-sized
@@ -72,18 +72,19 @@ std::vector<double> pointAtLargestMeasured(const UtilizationModel& model, Eigen:
 
 // Step 2 turns the edge kernel's utilization into the whole kernel's: edge time, then the rest of
 // the roofline time at the edge's marginal rate.
-void extendFromLargestMeasured(const UtilizationModel& model, std::span<const KernelGeometry> geometries,
-                               const std::vector<double>& fraction, Eigen::MatrixXd& logU)
+void extendFromLargestMeasured(const UtilizationModel& model, std::span<const Kernel> kernels,
+                               std::span<const KernelGeometry> geometries, const std::vector<double>& fraction,
+                               Eigen::MatrixXd& logU)
 {
     // A floor added to the work stays outside the utilization (the forecast adds it once), and the
     // work beyond the edge runs at the edge's rate already: nothing to change.
     if (model.floorComposition() == FloorComposition::Added)
         return;
-    const double floor = model.floorSeconds();
     for (Eigen::Index j = 0; j < logU.cols(); ++j) {
         const double r = fraction[std::size_t(j)];
         if (r >= 1)
             continue;
+        const double floor = model.floorSecondsFor(kernels[kernels.size() == 1 ? 0 : std::size_t(j)].op);
         const double roofline = geometries[geometries.size() == 1 ? 0 : std::size_t(j)].secondsAt(1.0);
         const double edgeRoofline = roofline * r;
         for (Eigen::Index m = 0; m < logU.rows(); ++m) {
@@ -156,7 +157,7 @@ Eigen::MatrixXd Forecaster::logUtilization(const UtilizationModel& model, std::s
             const Eigen::MatrixXd ag = model.alphaGamma(features, m);
             for (Eigen::Index j = 0; j < n; ++j) {
                 const Eigen::Index col = features.cols() == 1 ? 0 : j; // one kernel at many wave counts
-                out(Eigen::Index(m), j) = std::log(safeUtilization(ag(0, col), ag(1, col), lawWaves[std::size_t(j)]));
+                out(Eigen::Index(m), j) = std::log(safeUtilization(ag(0, col), ag(1, col), lawWaves[std::size_t(j)], model.minUtilization()));
             }
         }
         return out;
@@ -168,7 +169,7 @@ Eigen::MatrixXd Forecaster::logUtilization(const UtilizationModel& model, std::s
         std::vector<double> lawWaves(waves.begin(), waves.end());
         const std::vector<double> fraction = pointAtLargestMeasured(model, features, lawWaves);
         Eigen::MatrixXd out = logU(features, lawWaves);
-        extendFromLargestMeasured(model, own, fraction, out);
+        extendFromLargestMeasured(model, kernels, own, fraction, out);
         return out;
     }
     // The kernels' own tiles and waves, on an SM described by `sheet`. With the donor's SM count
@@ -338,7 +339,7 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
                 for (Eigen::Index j = 0; j < logU.cols(); ++j) {
                     const KernelGeometry& g = at[std::size_t(j)];
                     const double seconds = withTrafficFloor(g.secondsAt(std::exp(logU(m, j))), g.trafficFloorSeconds);
-                    logSecondsAt(m, j) = std::log(withLaunchFloor(seconds, model.floorSeconds(), floorHow));
+                    logSecondsAt(m, j) = std::log(withLaunchFloor(seconds, model.floorSecondsFor(classKernels[std::size_t(j)].op), floorHow));
                 }
             return logSecondsAt;
         };
@@ -441,7 +442,7 @@ std::vector<KernelForecast> Forecaster::predictQueued(std::span<const Kernel> ke
     std::vector<KernelForecast> out = predict(kernels, gpu, pinnedTile);
     for (std::size_t i = 0; i < out.size(); ++i) {
         if (const UtilizationModel* m = model(kernels[i].opClass))
-            out[i] = queuedInModel(out[i], m->floorSeconds(), m->floorComposition());
+            out[i] = queuedInModel(out[i], m->floorSecondsFor(kernels[i].op), m->floorComposition());
         else if (kernels[i].opClass == OpClass::Other && kernels[i].bytes() > 0) { // a copy or gather is a launch too
             auto& f = out[i];
             f.seconds = f.secondsLow = f.secondsHigh = std::max(f.seconds, kQueuedLaunchSeconds);

@@ -86,6 +86,31 @@ UtilizationModel::UtilizationModel(OpClass opClass, FeatureNormalization normali
                                 " features to 2 outputs");
 }
 
+double UtilizationModel::floorSecondsFor(std::string_view op) const
+{
+    const auto it = operatorFloors_.find(op);
+    return it == operatorFloors_.end() ? floorSeconds_ : it->second;
+}
+
+void UtilizationModel::setOperatorFloors(std::map<std::string, double, std::less<>> floors)
+{
+    for (const auto& [op, seconds] : floors) {
+        if (classifyOp(op) != opClass_)
+            throw ForecastError("utilization model: operator_floor_seconds names '" + op + "', not a " +
+                                std::string(opClassName(opClass_)) + " operator");
+        if (!(seconds >= 0 && seconds < 1))
+            throw ForecastError("utilization model: operator_floor_seconds." + op + " must be in [0, 1)");
+    }
+    operatorFloors_ = std::move(floors);
+}
+
+void UtilizationModel::setMinUtilization(double u)
+{
+    if (!(u >= 0 && u < 1))
+        throw ForecastError("utilization model: min_utilization must be in [0, 1)");
+    minUtilization_ = u;
+}
+
 Eigen::MatrixXd normalizeFeatures(const FeatureNormalization& norm, const Eigen::MatrixXd& raw)
 {
     Eigen::MatrixXd z = ((raw.colwise() - norm.mean).array().colwise() / norm.scale.array()).matrix();
@@ -122,6 +147,10 @@ nlohmann::json UtilizationModel::toJson() const
     j["feature_max"] = vectorToJson(norm_.max);
     j["floor_seconds"] = floorSeconds_;
     j["launch_floor"] = floorComposition_ == FloorComposition::Added ? kFloorAdded : kFloorSmoothMaximum;
+    if (!operatorFloors_.empty())
+        j["operator_floor_seconds"] = operatorFloors_;
+    if (minUtilization_ > 0)
+        j["min_utilization"] = minUtilization_;
     j["output"] = "utilization = gamma * (1 - alpha / waves); alpha, gamma = sigmoid(network outputs)";
     j["ensemble"] = nlohmann::json::array();
     for (const auto& m : members_)
@@ -191,6 +220,22 @@ UtilizationModel UtilizationModel::fromJson(const nlohmann::json& j, const std::
     }
     UtilizationModel model(*cls, std::move(norm), floorSeconds, std::move(members),
                            j.contains("provenance") ? j["provenance"] : nlohmann::json::object(), floorComposition);
+    if (j.contains("min_utilization"))
+        model.setMinUtilization(requireNumber(j, ctx, "min_utilization", 0, 0.999));
+    if (j.contains("operator_floor_seconds")) { // files written before per-operator floors have none
+        const auto& floors = j["operator_floor_seconds"];
+        if (!floors.is_object())
+            throwInputError(source, "operator_floor_seconds", "expected an object of operator: seconds");
+        std::map<std::string, double, std::less<>> parsed;
+        const Context floorCtx = ctx.child("operator_floor_seconds");
+        for (const auto& [op, value] : floors.items()) {
+            if (classifyOp(op) != *cls)
+                throwInputError(source, "operator_floor_seconds." + op,
+                                "not a " + std::string(opClassName(*cls)) + " operator");
+            parsed[op] = requireNumber(floors, floorCtx, op, 0, 0.999);
+        }
+        model.setOperatorFloors(std::move(parsed));
+    }
     if (j.contains("self_test")) {
         const auto& tests = j["self_test"];
         if (!tests.is_array())

@@ -7,7 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuforecast {
@@ -42,6 +44,18 @@ public:
     // in the weights ("launch_floor"), so a file trained one way is never forecast the other way.
     double floorSeconds() const { return floorSeconds_; }
     FloorComposition floorComposition() const { return floorComposition_; }
+    // The launch floor of one operator. Element-wise operators pay different launch overheads on
+    // the same host (add 26 us, a scalar add 31 us, relu 31 us on A100, T4 and P4 alike), and a
+    // floor per operator keeps the networks from learning that difference as efficiency. Operators
+    // without one of their own (fused chains, silu, ...) take the class floor.
+    double floorSecondsFor(std::string_view op) const;
+    // The lowest utilization the wave law gives (minimumUtilization() of the class when trained);
+    // stored in the weights ("min_utilization", absent: 0) so a file is forecast as it was fitted.
+    double minUtilization() const { return minUtilization_; }
+    void setMinUtilization(double u); // throws ForecastError outside [0, 1)
+    const std::map<std::string, double, std::less<>>& operatorFloors() const { return operatorFloors_; }
+    // Throws ForecastError unless every floor is in [0, 1) s and every name an operator of the class.
+    void setOperatorFloors(std::map<std::string, double, std::less<>> floors);
     const nlohmann::json& provenance() const { return provenance_; }
 
     Eigen::MatrixXd normalize(const Eigen::MatrixXd& rawFeatures) const; // kFeatureCount x N
@@ -59,6 +73,8 @@ private:
     FeatureNormalization norm_;
     double floorSeconds_ = 0;
     FloorComposition floorComposition_ = FloorComposition::SmoothMaximum;
+    std::map<std::string, double, std::less<>> operatorFloors_;
+    double minUtilization_ = 0;
     std::vector<Mlp> members_;
     nlohmann::json provenance_;
 };
