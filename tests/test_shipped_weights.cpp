@@ -230,13 +230,45 @@ private slots:
             const KernelForecast queued = f.predictQueued(std::vector<Kernel>{add}, gpu)[0];
             const double scale = std::min(1.0, typical / gpu.memoryBandwidthGBps);
             QCOMPARE(queued.overheadScale, scale);
-            const double floor = f.model(OpClass::Elementwise)->floorSeconds();
+            const double floor = f.model(OpClass::Elementwise)->floorSecondsFor(add.op);
             const double floorShare = std::pow(std::min(1.0, floor / isolated.seconds), kFloorSharpness);
             const double expected = std::max(isolated.seconds - floor * (scale + (1 - scale) * floorShare),
                                              isolated.geometry.secondsAt(1.0));
             QVERIFY2(std::abs(queued.seconds / expected - 1) < 1e-9, gpu.id.c_str());
             if (scale < 1)
                 QVERIFY2(queued.utilization < 0.99, qPrintable(QString::number(queued.utilization)));
+        }
+    }
+
+    // Small element-wise kernels are launch overhead on any GPU, and that overhead is the
+    // operator's (a scalar add pays more than an add), not the GPU's. Under one shared floor the
+    // networks had learned P100's slow host as the efficiency of GPUs with its SM count: L4 and
+    // A10 forecast a 256 x 1366 add (4.2 MB) at 116 and 44 us, where T4, with about L4's
+    // bandwidth, measures adds of that size at 26-28 us (now: L4 49 us, A10 28 us).
+    void smallElementwiseKernelsCostTheirOperatorsLaunch()
+    {
+        const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
+        const UtilizationModel& ew = *f.model(OpClass::Elementwise);
+        QVERIFY(ew.floorSecondsFor("addu") > 1.1 * ew.floorSecondsFor("add"));
+        QVERIFY(ew.minUtilization() > 0);
+        const auto catalog = loadGpuDirectory(kRes + "/gpus");
+        const GpuSpec* t4 = findGpu(catalog, "T4");
+        QVERIFY2(t4, "no T4 sheet");
+        const Kernel mid = Kernel::vector("add", 256, 1366);
+        const double t4Mid = f.predict(mid, *t4).seconds;
+        for (const char* id : {"L4", "A10", "RTX-4090", "L40S", "H100-SXM5-80GB"}) {
+            const GpuSpec* gpu = findGpu(catalog, id);
+            QVERIFY2(gpu, id);
+            for (const char* op : {"add", "addu", "relu"}) {
+                const double tiny = f.predict(Kernel::vector(op, 16, 1280), *gpu).seconds;
+                QVERIFY2(std::abs(tiny / ew.floorSecondsFor(op) - 1) < 0.05,
+                         qPrintable(QString("%1 %2: %3 us, floor %4 us").arg(id, op).arg(tiny * 1e6).arg(ew.floorSecondsFor(op) * 1e6)));
+            }
+            // The 4.2 MB add: under twice T4's time, scaled up by T4's bandwidth over a slower GPU's.
+            // (This is still loose: L4 is forecast at 1.7x T4's. docs/accuracy.md, findings.)
+            const double slower = std::max(1.0, t4->memoryBandwidthGBps / gpu->memoryBandwidthGBps);
+            const double own = f.predict(mid, *gpu).seconds;
+            QVERIFY2(own < 2 * t4Mid * slower, qPrintable(QString("%1: %2 us, T4 %3 us").arg(id).arg(own * 1e6).arg(t4Mid * 1e6)));
         }
     }
 

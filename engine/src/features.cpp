@@ -57,6 +57,8 @@ FeatureVector kernelFeatures(OpClass c, const KernelGeometry& g, const GpuSpec& 
     };
 }
 
+double minimumUtilization(OpClass c) { return c == OpClass::Elementwise ? 0.3 : 0.0; }
+
 FloorComposition launchFloorComposition(OpClass c)
 {
     return c == OpClass::LayerNorm ? FloorComposition::Added : FloorComposition::SmoothMaximum;

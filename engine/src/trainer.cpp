@@ -76,14 +76,14 @@ struct Adam {
 
 Eigen::VectorXd forecastSeconds(const Mlp& net, const Eigen::MatrixXd& x, const Eigen::VectorXd& waves,
                                 const Eigen::VectorXd& roofline, const Eigen::VectorXd& floorSeconds,
-                                const Eigen::VectorXd& trafficFloorSeconds, FloorComposition how)
+                                const Eigen::VectorXd& trafficFloorSeconds, FloorComposition how, double minUtilization)
 {
     Eigen::MatrixXd ag = net.forward(x);
     applyActivation(Activation::Sigmoid, ag);
     Eigen::VectorXd out(waves.size());
     for (Eigen::Index i = 0; i < waves.size(); ++i)
         out(i) = withLaunchFloor(
-            withTrafficFloor(roofline(i) / std::max(utilizationFrom(ag(0, i), ag(1, i), waves(i)), 1e-12),
+            withTrafficFloor(roofline(i) / std::max({utilizationFrom(ag(0, i), ag(1, i), waves(i)), 1e-12, minUtilization}),
                              trafficFloorSeconds(i)),
             floorSeconds(i), how);
     return out;
@@ -122,7 +122,28 @@ std::map<std::string, double> estimateLaunchFloors(const ClassSamples& s)
     return floors;
 }
 
+std::map<std::string, std::map<std::string, double>> estimateOperatorLaunchFloors(const ClassSamples& s)
+{
+    std::map<std::string, std::map<std::string, std::vector<double>>> perOp;
+    for (Eigen::Index i = 0; i < s.size(); ++i)
+        perOp[s.ops.at(std::size_t(i))][s.gpus[std::size_t(i)]].push_back(s.measuredSeconds(i));
+    std::map<std::string, std::map<std::string, double>> floors;
+    for (auto& [op, byGpu] : perOp)
+        for (auto& [gpu, v] : byGpu) {
+            std::sort(v.begin(), v.end());
+            floors[op][gpu] = v[v.size() / 100];
+        }
+    return floors;
+}
+
 namespace {
+
+// Element-wise operators are fitted under each operator's floor on each host. Their launch
+// overheads differ by operator (add 26 us, scalar add 31, relu 31 on A100, T4 and P4 alike; V100's
+// host adds 6 us to each and P100's 16-23 us to all but gelu). Under one shared floor the networks
+// learned the difference as the efficiency of small kernels, and P100's host as that of GPUs
+// with P100's SM count: a 256 x 1366 add (4.2 MB) on L4 was forecast at 116 us against T4's 28.
+bool fitsEachOperatorsFloor(OpClass c) { return c == OpClass::Elementwise; }
 
 // Every measured GPU's floor, fastest first.
 std::vector<double> sortedLaunchFloors(const ClassSamples& s)
@@ -159,6 +180,13 @@ bool fitsEachHostsFloor(OpClass c) { return c == OpClass::Bmm || launchFloorComp
 
 Eigen::VectorXd trainingLaunchFloors(const ClassSamples& s)
 {
+    if (fitsEachOperatorsFloor(s.opClass)) {
+        const auto own = estimateOperatorLaunchFloors(s);
+        Eigen::VectorXd floors(s.size());
+        for (Eigen::Index i = 0; i < s.size(); ++i)
+            floors(i) = own.at(s.ops.at(std::size_t(i))).at(s.gpus[std::size_t(i)]);
+        return floors;
+    }
     if (!fitsEachHostsFloor(s.opClass))
         return Eigen::VectorXd::Constant(s.size(), typicalLaunchFloor(s));
     const std::map<std::string, double> own = estimateLaunchFloors(s);
@@ -184,7 +212,7 @@ double meanAbsolutePercentageError(const Eigen::VectorXd& predicted, const Eigen
 double forecastLoss(const Mlp& net, const Eigen::MatrixXd& x, const Eigen::VectorXd& waves,
                     const Eigen::VectorXd& roofline, const Eigen::VectorXd& measured,
                     const Eigen::VectorXd& floorSeconds, const Eigen::VectorXd& trafficFloorSeconds,
-                    std::vector<DenseLayer>* grads, FloorComposition how)
+                    std::vector<DenseLayer>* grads, FloorComposition how, double minUtilization)
 {
     const auto& layers = net.layers();
     const Eigen::Index n = x.cols();
@@ -208,12 +236,14 @@ double forecastLoss(const Mlp& net, const Eigen::MatrixXd& x, const Eigen::Vecto
     for (Eigen::Index i = 0; i < n; ++i) {
         const double alpha = ag(0, i), gamma = ag(1, i), w = waves(i);
         const double logModel = std::log(roofline(i)) - std::log(gamma) - std::log1p(-alpha / w);
-        const double model = std::exp(logModel);
+        // Below the class's minimum utilization the time is the minimum's, whatever the network says.
+        const bool capped = minUtilization > 0 && roofline(i) / minUtilization < std::exp(logModel);
+        const double model = capped ? roofline(i) / minUtilization : std::exp(logModel);
         const double bounded = withTrafficFloor(model, trafficFloorSeconds(i));
         const double r = std::log(withLaunchFloor(bounded, floorSeconds(i), how)) - std::log(measured(i));
         loss += r * r;
         const double dLogPred = 2.0 * r / double(n) * launchFloorSlope(bounded, floorSeconds(i), how) *
-                                trafficFloorSlope(model, trafficFloorSeconds(i));
+                                trafficFloorSlope(model, trafficFloorSeconds(i)) * (capped ? 0.0 : 1.0);
         delta(0, i) = dLogPred / (w - alpha) * alpha * (1 - alpha);
         delta(1, i) = -dLogPred * (1 - gamma);
     }
@@ -256,6 +286,7 @@ TrainResult trainUtilizationModel(const ClassSamples& s, const TrainOptions& o, 
     const double forecastFloorSeconds = estimateLaunchFloor(s);
     const Eigen::VectorXd sampleFloors = trainingLaunchFloors(s);
     const FloorComposition floorHow = launchFloorComposition(s.opClass);
+    const double minUtilization = minimumUtilization(s.opClass);
     const Eigen::MatrixXd x = normalizeFeatures(norm, s.features);
 
     std::mt19937_64 rng(o.seed);
@@ -292,11 +323,11 @@ TrainResult trainUtilizationModel(const ClassSamples& s, const TrainOptions& o, 
                                                     trainIdx.begin() + std::ptrdiff_t(b1));
                 lossSum += forecastLoss(net, gatherCols(x, idx), gather(s.waves, idx), gather(s.rooflineSeconds, idx),
                                         gather(s.measuredSeconds, idx), gather(sampleFloors, idx),
-                                        gather(s.trafficFloorSeconds, idx), &grads, floorHow);
+                                        gather(s.trafficFloorSeconds, idx), &grads, floorHow, minUtilization);
                 adam.step(net, grads, lr);
                 ++batches;
             }
-            const double val = meanAbsolutePercentageError(forecastSeconds(net, xVal, wVal, rVal, fVal, tVal, floorHow), mVal);
+            const double val = meanAbsolutePercentageError(forecastSeconds(net, xVal, wVal, rVal, fVal, tVal, floorHow, minUtilization), mVal);
             const bool improved = val < bestVal;
             if (improved) {
                 bestVal = val;
@@ -327,11 +358,21 @@ TrainResult trainUtilizationModel(const ClassSamples& s, const TrainOptions& o, 
     prov["hidden_layers"] = o.hiddenLayers;
     prov["hidden_width"] = o.hiddenWidth;
     prov["floor_seconds"] = forecastFloorSeconds;
-    if (fitsEachHostsFloor(s.opClass))
+    if (fitsEachOperatorsFloor(s.opClass))
+        prov["training_operator_floors_seconds"] = estimateOperatorLaunchFloors(s); // per operator, per GPU
+    else if (fitsEachHostsFloor(s.opClass))
         prov["training_floors_seconds"] = estimateLaunchFloors(s); // per GPU
     else
         prov["training_floor_seconds"] = typicalLaunchFloor(s);
     r.model = UtilizationModel(s.opClass, std::move(norm), forecastFloorSeconds, std::move(members), prov, floorHow);
+    r.model.setMinUtilization(minUtilization);
+    if (fitsEachOperatorsFloor(s.opClass)) {
+        std::map<std::string, double, std::less<>> fastest;
+        for (const auto& [op, byGpu] : estimateOperatorLaunchFloors(s))
+            for (const auto& [gpu, floor] : byGpu)
+                fastest[op] = fastest.count(op) ? std::min(fastest[op], floor) : floor;
+        r.model.setOperatorFloors(std::move(fastest));
+    }
     return r;
 }
 

@@ -66,6 +66,7 @@ std::array<ClassSamples, kLearnedClasses.size()> buildTrainingSamples(const std:
         FeatureVector f;
         double waves, roofline, measured, trafficFloor;
         std::string gpu;
+        std::string op;
     };
     std::array<std::vector<Row>, kLearnedClasses.size()> rows;
     for (const auto& t : tables) {
@@ -95,7 +96,7 @@ std::array<ClassSamples, kLearnedClasses.size()> buildTrainingSamples(const std:
                 continue;
             rows[std::size_t(c - kLearnedClasses.begin())].push_back(
                 {kernelFeatures(row.kernel.opClass, g, *gpu), g.waves, g.secondsAt(1.0), t.measurements[i].latencyMs * 1e-3,
-                 g.trafficFloorSeconds, row.gpu});
+                 g.trafficFloorSeconds, row.gpu, row.kernel.op});
         }
     }
     std::array<ClassSamples, kLearnedClasses.size()> out;
@@ -118,6 +119,7 @@ std::array<ClassSamples, kLearnedClasses.size()> buildTrainingSamples(const std:
             s.measuredSeconds(i) = x.measured;
             s.trafficFloorSeconds(i) = x.trafficFloor;
             s.gpus.push_back(x.gpu);
+            s.ops.push_back(x.op);
         }
     }
     return out;

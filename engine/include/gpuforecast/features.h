@@ -75,6 +75,16 @@ inline constexpr double kFloorSharpness = 6.0;
 // GPU (held-out A100 training rows of 0.05-0.2 ms came out 19-36% fast). For softmax and
 // element-wise kernels the added floor did worse held out (docs/accuracy.md, findings).
 enum class FloorComposition { SmoothMaximum, Added };
+
+// The lowest utilization the wave law may give a kernel of the class. Every element-wise kernel
+// measured at two launch floors or more runs at 0.34 of its roofline or better (scalar pow on the
+// A100), but for one T4 relu timing of 791 at 0.15; the 5th percentile per operator and GPU is
+// 0.35-0.70. Smaller kernels sit under the launch floor, where the measurements say nothing about
+// their work, and the networks were free to give them any small utilization; on a GPU read near
+// one whose host floor hid them, that work came out above the floor (weights without the
+// minimum, A100 held out: a 256 x 1366 add, 4.2 MB, on L4 at 91 us, on T4 at 29 us; with it
+// 49 us). 0 for the other classes.
+double minimumUtilization(OpClass c);
 FloorComposition launchFloorComposition(OpClass c);
 double withLaunchFloor(double seconds, double floorSeconds, FloorComposition how = FloorComposition::SmoothMaximum);
 // d log(withLaunchFloor) / d log(seconds), for the trainer.

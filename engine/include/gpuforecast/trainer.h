@@ -48,18 +48,23 @@ TrainResult trainUtilizationModel(const ClassSamples& samples, const TrainOption
 // Loss of one network on a batch (features already normalised; floorSeconds: each sample's launch
 // floor, met as `how` says; trafficFloorSeconds: its KernelGeometry::trafficFloorSeconds, 0 for
 // none) and, if grads is given, its gradient with respect to every weight and bias (same shapes as
-// the layers). Exposed for tests.
+// the layers); minUtilization: minimumUtilization() of the class, 0 for none. Exposed for tests.
 double forecastLoss(const Mlp& net, const Eigen::MatrixXd& normalizedFeatures, const Eigen::VectorXd& waves,
                     const Eigen::VectorXd& rooflineSeconds, const Eigen::VectorXd& measuredSeconds,
                     const Eigen::VectorXd& floorSeconds, const Eigen::VectorXd& trafficFloorSeconds,
-                    std::vector<DenseLayer>* grads, FloorComposition how = FloorComposition::SmoothMaximum);
+                    std::vector<DenseLayer>* grads, FloorComposition how = FloorComposition::SmoothMaximum,
+                    double minUtilization = 0);
 
-// Each sample's launch floor in training: its own GPU's for bmm and layer norm, the median GPU's
-// for the other classes (why: trainer.cpp). Exposed for tests.
+// Each sample's launch floor in training: its own GPU's for bmm and layer norm, its operator's on
+// its GPU for element-wise, the median GPU's for the other classes (why: trainer.cpp). Exposed
+// for tests.
 Eigen::VectorXd trainingLaunchFloors(const ClassSamples& samples);
 
 // Each GPU's launch floor for the class: the 1st percentile of its measured times.
 std::map<std::string, double> estimateLaunchFloors(const ClassSamples& samples);
+
+// Each operator's floor on each GPU (operator -> GPU -> seconds): the 1st percentile of its times.
+std::map<std::string, std::map<std::string, double>> estimateOperatorLaunchFloors(const ClassSamples& samples);
 
 // The floor a forecast assumes (the model's floor_seconds): the fastest measured GPU's.
 double estimateLaunchFloor(const ClassSamples& samples);

@@ -23,6 +23,7 @@ struct ClassSamples {
     Eigen::VectorXd measuredSeconds; // N
     Eigen::VectorXd trafficFloorSeconds; // N: KernelGeometry::trafficFloorSeconds (0: none)
     std::vector<std::string> gpus;  // N
+    std::vector<std::string> ops;   // N: operator names (add, gelu, ...)
     Eigen::Index size() const { return waves.size(); }
 };
 
