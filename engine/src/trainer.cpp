@@ -107,6 +107,13 @@ Eigen::VectorXd gather(const Eigen::VectorXd& v, const Idx& idx)
     return out;
 }
 
+// A launch floor: the 1st percentile of a group's measured times.
+double launchFloorOf(std::vector<double> times)
+{
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 100];
+}
+
 } // namespace
 
 std::map<std::string, double> estimateLaunchFloors(const ClassSamples& s)
@@ -115,10 +122,8 @@ std::map<std::string, double> estimateLaunchFloors(const ClassSamples& s)
     for (Eigen::Index i = 0; i < s.size(); ++i)
         perGpu[s.gpus[std::size_t(i)]].push_back(s.measuredSeconds(i));
     std::map<std::string, double> floors;
-    for (auto& [gpu, v] : perGpu) {
-        std::sort(v.begin(), v.end());
-        floors[gpu] = v[v.size() / 100];
-    }
+    for (auto& [gpu, v] : perGpu)
+        floors[gpu] = launchFloorOf(std::move(v));
     return floors;
 }
 
@@ -129,10 +134,8 @@ std::map<std::string, std::map<std::string, double>> estimateOperatorLaunchFloor
         perOp[s.ops.at(std::size_t(i))][s.gpus[std::size_t(i)]].push_back(s.measuredSeconds(i));
     std::map<std::string, std::map<std::string, double>> floors;
     for (auto& [op, byGpu] : perOp)
-        for (auto& [gpu, v] : byGpu) {
-            std::sort(v.begin(), v.end());
-            floors[op][gpu] = v[v.size() / 100];
-        }
+        for (auto& [gpu, v] : byGpu)
+            floors[op][gpu] = launchFloorOf(std::move(v));
     return floors;
 }
 
@@ -358,21 +361,22 @@ TrainResult trainUtilizationModel(const ClassSamples& s, const TrainOptions& o, 
     prov["hidden_layers"] = o.hiddenLayers;
     prov["hidden_width"] = o.hiddenWidth;
     prov["floor_seconds"] = forecastFloorSeconds;
-    if (fitsEachOperatorsFloor(s.opClass))
-        prov["training_operator_floors_seconds"] = estimateOperatorLaunchFloors(s); // per operator, per GPU
+    const auto operatorFloors = fitsEachOperatorsFloor(s.opClass) ? estimateOperatorLaunchFloors(s)
+                                                                   : std::map<std::string, std::map<std::string, double>>{};
+    if (!operatorFloors.empty())
+        prov["training_operator_floors_seconds"] = operatorFloors; // per operator, per GPU
     else if (fitsEachHostsFloor(s.opClass))
         prov["training_floors_seconds"] = estimateLaunchFloors(s); // per GPU
     else
         prov["training_floor_seconds"] = typicalLaunchFloor(s);
     r.model = UtilizationModel(s.opClass, std::move(norm), forecastFloorSeconds, std::move(members), prov, floorHow);
     r.model.setMinUtilization(minUtilization);
-    if (fitsEachOperatorsFloor(s.opClass)) {
-        std::map<std::string, double, std::less<>> fastest;
-        for (const auto& [op, byGpu] : estimateOperatorLaunchFloors(s))
-            for (const auto& [gpu, floor] : byGpu)
-                fastest[op] = fastest.count(op) ? std::min(fastest[op], floor) : floor;
-        r.model.setOperatorFloors(std::move(fastest));
-    }
+    std::map<std::string, double, std::less<>> fastestHost; // per operator, as a GPU bought today sits in a current host
+    for (const auto& [op, byGpu] : operatorFloors)
+        fastestHost[op] = std::min_element(byGpu.begin(), byGpu.end(), [](const auto& a, const auto& b) {
+                              return a.second < b.second;
+                          })->second;
+    r.model.setOperatorFloors(std::move(fastestHost));
     return r;
 }
 
