@@ -326,6 +326,9 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
             classKernels.push_back(kernels[i]);
         }
         const FloorComposition floorHow = model.floorComposition();
+        std::vector<double> launchFloors; // each kernel's operator's, looked up once for every member and wave count
+        for (const Kernel& k : classKernels)
+            launchFloors.push_back(model.floorSecondsFor(k.op));
         // Log seconds of every ensemble member (rows) for every kernel (columns), priced in the
         // waves the geometries say.
         auto logSecondsOf = [&](const std::vector<KernelGeometry>& at, std::optional<GemmEfficiencyDonor>& donorOut,
@@ -339,7 +342,7 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
                 for (Eigen::Index j = 0; j < logU.cols(); ++j) {
                     const KernelGeometry& g = at[std::size_t(j)];
                     const double seconds = withTrafficFloor(g.secondsAt(std::exp(logU(m, j))), g.trafficFloorSeconds);
-                    logSecondsAt(m, j) = std::log(withLaunchFloor(seconds, model.floorSecondsFor(classKernels[std::size_t(j)].op), floorHow));
+                    logSecondsAt(m, j) = std::log(withLaunchFloor(seconds, launchFloors[std::size_t(j)], floorHow));
                 }
             return logSecondsAt;
         };
