@@ -172,6 +172,32 @@ private slots:
         QVERIFY(kernelFeatures(OpClass::Elementwise, add, gpu)[1] != kernelFeatures(OpClass::Elementwise, gelu, gpu)[1]);
     }
 
+    // Element-wise networks read the kernel's roofline time, not its wave count: the same `add` on
+    // a GPU with twice the SMs and the same bandwidth reads the same, and on one with twice the
+    // bandwidth it reads half the time. (With the wave count, the SM count alone set the reading, and
+    // L4 was read near P100.)
+    void elementwiseFeaturesReadRooflineTimeNotSmCount()
+    {
+        QCOMPARE(featureNames(OpClass::Elementwise)[kWavesFeature], std::string_view("log_roofline_us"));
+        QCOMPARE(featureNames(OpClass::LayerNorm)[kWavesFeature], std::string_view("log_waves"));
+        const Kernel add = Kernel::vector("add", 640, 1024); // 1280 tiles: whole waves on 10 SMs and on 20
+        const GpuSpec base = toyGpu();
+        GpuSpec moreSms = base, moreBandwidth = base;
+        moreSms.smCount *= 2;
+        moreBandwidth.memoryBandwidthGBps *= 2;
+        const KernelGeometry g = vectorGeometry(add, base), gSms = vectorGeometry(add, moreSms);
+        QVERIFY(gSms.waves < g.waves);
+        const FeatureVector f = kernelFeatures(OpClass::Elementwise, g, base);
+        const FeatureVector fSms = kernelFeatures(OpClass::Elementwise, gSms, moreSms);
+        const FeatureVector fBw = kernelFeatures(OpClass::Elementwise, vectorGeometry(add, moreBandwidth), moreBandwidth);
+        QVERIFY(std::abs(fSms[kWavesFeature] - f[kWavesFeature]) < 1e-12);
+        QVERIFY(std::abs(f[kWavesFeature] - fBw[kWavesFeature] - std::log(2.0)) < 1e-12);
+        // 640 x 1024 floats, two read and one written, at 100 GB/s.
+        QVERIFY(std::abs(f[kWavesFeature] - std::log(1e6 * 640.0 * 1024 * 12 / 100e9)) < 1e-9);
+        for (int i : {0, 1, 2})
+            QCOMPARE(fSms[std::size_t(i)], f[std::size_t(i)]);
+    }
+
     void kernelNamesGiveTiles()
     {
         QCOMPARE(parseGemmKernelName("ampere_sgemm_128x64_tn").value(), (GemmTile{128, 64, 1}));

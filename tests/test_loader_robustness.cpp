@@ -140,17 +140,29 @@ private slots:
         QVERIFY(load(tinyWeights("{}", "1", "1e300")).startsWith("w.json: ensemble[0][0].weights[0][0]: "));
     }
 
-    // Softmax weights from before rows per tile was an input would read it as FLOPs per byte.
-    void softmaxWeightsWithTheOldInputsAreRefused()
+    // Weights from before an input changed would read the old input as the new one: softmax's rows
+    // per tile as FLOPs per byte, element-wise roofline time as the wave count. Both files carry the
+    // inputs all vector classes once shared.
+    void weightsWithTheOldInputsAreRefused_data()
     {
-        const std::string text = R"({"format":"gpuforecast-utilization-1","op_class":"softmax",
+        QTest::addColumn<QString>("opClass");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("softmax") << "softmax" << R"(softmax.json: features[1]: expected "log_rows_per_tile")";
+        QTest::newRow("elementwise") << "elementwise" << R"(elementwise.json: features[3]: expected "log_roofline_us")";
+    }
+    void weightsWithTheOldInputsAreRefused()
+    {
+        QFETCH(QString, opClass);
+        QFETCH(QString, expected);
+        const std::string file = opClass.toStdString() + ".json";
+        std::string text = R"({"format":"gpuforecast-utilization-1","op_class":"CLASS",
             "features":["log_tile_bytes","log_flops_per_byte","log_kernel_bytes","log_waves"],
             "feature_mean":[0,0,0,0],"feature_scale":[1,1,1,1],"feature_min":[-1,-1,-1,-1],
             "feature_max":[1,1,1,1],"floor_seconds":0.00003,"ensemble":[[{"in":4,"out":2,
             "activation":"identity","weights":[[0,0,0,0],[0,0,0,0]],"bias":[0,0]}]],"provenance":{}})";
-        const QString error =
-            errorOf([&] { UtilizationModel::fromJson(json_fields::parse(text, "softmax.json"), "softmax.json"); });
-        QVERIFY2(error.startsWith("softmax.json: features[1]: expected \"log_rows_per_tile\""), qPrintable(error));
+        text.replace(text.find("CLASS"), 5, opClass.toStdString());
+        const QString error = errorOf([&] { UtilizationModel::fromJson(json_fields::parse(text, file), file); });
+        QVERIFY2(error.startsWith(expected), qPrintable(error));
     }
 
     // A softmax file whose largest measured size is absurdly small loads (the bounds allow it), and

@@ -33,6 +33,8 @@ const FeatureNames& featureNames(OpClass c)
 {
     if (isGemmClass(c))
         return kGemmFeatureNames;
+    if (c == OpClass::Elementwise)
+        return kElementwiseFeatureNames;
     return c == OpClass::Softmax ? kSoftmaxFeatureNames : kVectorFeatureNames;
 }
 
@@ -43,7 +45,7 @@ FeatureVector kernelFeatures(OpClass c, const KernelGeometry& g, const GpuSpec& 
             safeLog(g.tileBytes),
             c == OpClass::Softmax ? safeLog(g.tileRows) : safeLog(g.tileFlops / std::max(g.tileBytes, 1e-30)),
             safeLog(g.numTiles * g.tileBytes),
-            safeLog(g.waves),
+            c == OpClass::Elementwise ? safeLog(1e6 * g.secondsAt(1.0)) : safeLog(g.waves),
         };
     const double sm = gpu.smCount;
     const double perSmFlops = g.peakFlops / sm;

@@ -35,6 +35,20 @@ inline constexpr FeatureNames kVectorFeatureNames{
     "log_kernel_bytes",   // all tiles
     "log_waves",
 };
+// Element-wise kernels read their roofline time (in us, as the wave law prices it) where the others
+// read their wave count. Their efficiency follows that time across the measured GPUs: an `add`
+// whose roofline is 20 us reaches 0.51-0.59 of the spec bandwidth on A100, V100, T4 and P4 (P100,
+// behind its slow host, 0.40), where an 8 MB `add` reaches anything from 0.20 (A100) to 0.60 (P4)
+// (docs/accuracy.md, findings, "Element-wise efficiency by roofline time"). With the kernel's bytes,
+// the wave count says the SM count instead, and a GPU with a new one was read near the measured GPU
+// of the nearest count: L4 (60 SMs, 300 GB/s) near P100 (56), whose host hides every kernel under
+// 10 MB, so L4's 7 MB `add` came out at 2x T4's time. Now L4 reads near T4, whose bandwidth it nearly has.
+inline constexpr FeatureNames kElementwiseFeatureNames{
+    "log_tile_bytes",
+    "log_flops_per_byte",
+    "log_kernel_bytes",
+    "log_roofline_us", // KernelGeometry::secondsAt(1): its waves of tiles at the spec bandwidth
+};
 // Softmax runs as one of two PyTorch kernels: rows up to 1024 floats as softmax_warp_forward, a warp
 // per row and several rows per block; longer rows as cunn_SoftMaxForward, one row per block. Their
 // efficiencies differ, and with rows per tile missing the network mixed them: a warp tile of 4 rows
@@ -48,7 +62,9 @@ inline constexpr FeatureNames kSoftmaxFeatureNames{
     "log_kernel_bytes",
     "log_waves",
 };
-inline constexpr int kKernelBytesFeature = 2, kWavesFeature = 3; // indices into both vector name sets
+// Indices into every vector name set. The fourth feature (waves, or element-wise roofline time)
+// grows in proportion to the kernel's bytes, as pricing beyond the largest measured kernel assumes.
+inline constexpr int kKernelBytesFeature = 2, kWavesFeature = 3;
 
 const FeatureNames& featureNames(OpClass c);
 
