@@ -88,6 +88,20 @@ private slots:
         QCOMPARE(g.secondsAt(0.5), 2 * g.secondsAt(1.0));
     }
 
+    // A sheet whose FP32 matrix figure is below its FP32 peak (typed so, or an odd datasheet)
+    // prices GEMMs at the FP32 cores' peak: cuBLAS would run them there. Before, such a sheet
+    // made every compute-bound GEMM slower than the cores allow.
+    void gemmsNeverRunBelowTheFp32Peak()
+    {
+        GpuSpec gpu = toyGpu();
+        gpu.fp32MatrixGflops = 250;
+        const auto g = gemmGeometry(Kernel::gemm("bmm", 1, 128, 64, 1280), GemmTile{128, 128, 1}, gpu);
+        QCOMPARE(g.peakFlops, 1e12);
+        QCOMPARE(g.rooflineFlops, 1e12);
+        gpu.fp32MatrixGflops = 4000; // matrix units faster than the cores: theirs
+        QCOMPARE(gemmGeometry(Kernel::gemm("bmm", 1, 128, 64, 1280), GemmTile{128, 128, 1}, gpu).peakFlops, 4e12);
+    }
+
     void memoryBoundTile()
     {
         // n = 1: intensity far below balance, so the roof is intensity x bandwidth. Ten tiles fill

@@ -65,10 +65,10 @@ void RooflineChart::rebuild()
         QVector<double> x, y;
         for (double ai = kLowestIntensity; ai <= kHighestIntensity; ai *= 1.1) {
             x << ai;
-            y << std::min(g.fp32MatrixGflops, ai * g.memoryBandwidthGBps);
+            y << std::min(g.gemmPeakGflops(), ai * g.memoryBandwidthGBps);
         }
         roof->setData(x, y);
-        top = std::max(top, g.fp32MatrixGflops);
+        top = std::max(top, g.gemmPeakGflops());
         series_.push_back({roof, id, {}});
     }
     const ModelForecast* shown = forecasts->empty() ? nullptr : &forecasts->front();

@@ -12,7 +12,7 @@ struct PerSm {
     double sm, fp32, bw, mem; // mem 0: unknown
 };
 
-PerSm perSm(const GpuSpec& g) { return {g.smCount, g.fp32MatrixGflops, g.memoryBandwidthGBps, g.memoryGb}; }
+PerSm perSm(const GpuSpec& g) { return {g.smCount, g.gemmPeakGflops(), g.memoryBandwidthGBps, g.memoryGb}; }
 PerSm perSm(const ReferenceGpu& g) { return {g.smCount, g.fp32Gflops, g.bandwidthGBps, g.memoryGb}; }
 
 struct Ratio {

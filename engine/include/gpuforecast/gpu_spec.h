@@ -3,6 +3,7 @@
 // spec file reads like the vendor's datasheet and nobody has to guess whether 1555 is GB/s or GiB/s.
 #include <nlohmann/json_fwd.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <span>
@@ -52,7 +53,11 @@ struct GpuSpec {
     // The sheet whose learned efficiency a forecast of this spec reads: the basis, else itself.
     const GpuSpec& efficiencySheet() const { return efficiencyBasis ? *efficiencyBasis : *this; }
 
-    double peakFlops(bool matrix) const { return (matrix ? fp32MatrixGflops : fp32Gflops) * 1e9; }
+    // The peak a GEMM can reach: the matrix units', or the FP32 cores' where a sheet gives a lower
+    // matrix figure (cuBLAS would run the GEMM on the cores; a sheet typed so made GEMMs slower
+    // than the cores allow).
+    double gemmPeakGflops() const { return std::max(fp32MatrixGflops, fp32Gflops); }
+    double peakFlops(bool matrix) const { return (matrix ? gemmPeakGflops() : fp32Gflops) * 1e9; }
     double bandwidthBytesPerSecond() const { return memoryBandwidthGBps * 1e9; }
     double memoryBytes() const { return memoryGb * 1e9; }
     double l2Bytes() const { return l2CacheMb * 1e6; }
