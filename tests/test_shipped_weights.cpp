@@ -254,7 +254,7 @@ private slots:
         const auto catalog = loadGpuDirectory(kRes + "/gpus");
         const GpuSpec* t4 = findGpu(catalog, "T4");
         QVERIFY2(t4, "no T4 sheet");
-        // 4.2 MB and 7 MB: sizes T4 measures at 0.5-0.6 of its bandwidth, above its launch floor.
+        // 4.2 MB and 7 MB: sizes T4 measures at about half its bandwidth, above its launch floor.
         const std::vector<Kernel> mid{Kernel::vector("add", 256, 1366), Kernel::vector("add", 768, 768)};
         const std::vector<KernelForecast> t4Mid = f.predict(mid, *t4);
         for (const char* id : {"L4", "A10", "RTX-4090", "L40S", "H100-SXM5-80GB"}) {
@@ -266,7 +266,7 @@ private slots:
                          qPrintable(QString("%1 %2: %3 us, floor %4 us").arg(id, op).arg(tiny * 1e6).arg(ew.floorSecondsFor(op) * 1e6)));
             }
             // The mid-size adds: within 1.25x T4's time, scaled up by T4's bandwidth over a slower
-            // GPU's. Read by their wave count, L4's came out at 1.6x and 2.1x (docs/accuracy.md,
+            // GPU's. Read by their wave count, L4's came out at 1.6x and 1.9x (docs/accuracy.md,
             // findings, "Element-wise efficiency by roofline time").
             const double slower = std::max(1.0, t4->memoryBandwidthGBps / gpu->memoryBandwidthGBps);
             const std::vector<KernelForecast> own = f.predict(mid, *gpu);
