@@ -30,10 +30,10 @@ Eigen::MatrixXd featureMatrix(OpClass c, std::span<const KernelGeometry> geometr
     return features;
 }
 
-// Kept away from zero so that times and logs stay finite, and at or above the class's minimum.
 // Element-wise kernels are also priced on 2^(-1/8) ... 2^(-2) of the bandwidth (predictAsGiven).
 constexpr int kLessBandwidthSteps = 16;
 
+// Kept away from zero so that times and logs stay finite, and at or above the class's minimum.
 double safeUtilization(double alpha, double gamma, double waves, double minimum)
 {
     return std::max({utilizationFrom(alpha, gamma, waves), 1e-12, minimum});
