@@ -23,8 +23,9 @@ inline constexpr FeatureNames kGemmFeatureNames{
     "log_waves",
 };
 
-// Element-wise, softmax and layer-norm kernels: sizes only, nothing about the GPU. Their time is
-// bytes / bandwidth x (how much of the bandwidth the access pattern reaches), and with four
+// Softmax and layer-norm kernels: sizes only, nothing about the GPU (element-wise kernels swap one
+// input for their roofline time, below). Their time is bytes / bandwidth x (how much of the
+// bandwidth the access pattern reaches), and with four
 // training GPUs any per-SM spec ratio identifies one of them: leave-one-GPU-out, A100 softmax
 // borrowed P100's poor efficiency because the two have similar bandwidth per SM (error 68%; with
 // these features 21%). The kernel's total bytes carries what per-SM features cannot: large
