@@ -548,6 +548,26 @@ private slots:
         }
         QVERIFY(someoneBorrows); // the default comparison has a GPU beyond the measured ones
         QVERIFY(!window.exportComparisonCsv(dir.filePath("no/such/folder/c.csv"))); // refused, not crashed
+
+        // Per watt and per $1k are of every GPU in the layout: a server's throughput over one
+        // GPU's power and price came out 8x too high on eight GPUs.
+        QVERIFY(!session.setLayout(ParallelLayout{1, 4, 2})); // tp 4 x pp 2
+        const QString server = dir.filePath("server.csv");
+        QVERIFY(window.exportComparisonCsv(server));
+        const auto serverRows = csv::parse(readFile(server.toStdString()), "server.csv");
+        int checked = 0;
+        for (std::size_t g = 1; g < serverRows.size(); ++g) {
+            const auto& r = serverRows[g];
+            const GpuSpec* spec = session.gpu(QString::fromStdString(r[col("gpu")]));
+            QVERIFY(spec);
+            if (r[col("tokens_per_s_per_w")].empty() || r[col("tokens_per_s_per_1k_usd")].empty())
+                continue; // the sheet gives no power or price
+            const double tokens = std::stod(r[col("tokens_per_s")]);
+            QVERIFY2(std::abs(std::stod(r[col("tokens_per_s_per_w")]) * spec->tdpW * 8 / tokens - 1) < 1e-4, spec->id.c_str());
+            QVERIFY(std::abs(std::stod(r[col("tokens_per_s_per_1k_usd")]) * *spec->priceUsd * 8 / 1e3 / tokens - 1) < 1e-4);
+            ++checked;
+        }
+        QVERIFY(checked > 0);
     }
 
     void operatorTableExportsAsShown()

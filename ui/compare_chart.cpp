@@ -105,12 +105,14 @@ QStringList CompareChart::barDetails(std::size_t g) const
     QStringList lines{tr("%1 ms").arg(ms, 0, 'f', 1),
                       tr("%1x vs %2").arg(baseMs / ms, 0, 'f', 2).arg(QString::fromStdString((*forecasts)[std::size_t(baseIndex)].gpu)),
                       tr("%1 k tokens/s, %2 samples/s").arg(tokensPerSecond / 1e3, 0, 'f', 1).arg(double(opt.batch) / (ms / 1e3), 0, 'f', 1)};
-    // Per watt and per dollar only where the spec sheet gives power and price.
+    // Per watt and per dollar only where the spec sheet gives power and price, and of every GPU
+    // the layout uses: the throughput is the whole server's.
     if (const GpuSpec* spec = session_->gpu(QString::fromStdString(f.gpu))) {
+        const double gpus = double(session_->layout().gpus());
         if (spec->tdpW > 0)
-            lines << tr("%1 tokens/s per W").arg(tokensPerSecond / spec->tdpW, 0, 'f', 1);
+            lines << tr("%1 tokens/s per W").arg(tokensPerSecond / (spec->tdpW * gpus), 0, 'f', 1);
         if (spec->priceUsd && *spec->priceUsd > 0)
-            lines << tr("%1 tokens/s per $1k").arg(tokensPerSecond / (*spec->priceUsd / 1e3), 0, 'f', 1);
+            lines << tr("%1 tokens/s per $1k").arg(tokensPerSecond / (*spec->priceUsd * gpus / 1e3), 0, 'f', 1);
     }
     lines << (f.fits() ? tr("fits in memory") : tr("does NOT fit (%1 GB)").arg(f.memory.totalBytes() / 1e9, 0, 'f', 0));
     if (!extrapolationNotes(f).isEmpty())

@@ -42,10 +42,12 @@ std::string comparisonCsv(const ForecastSession& session, const QString& baselin
         const double tokensPerSecond = seconds > 0 ? tokens / seconds : 0;
         const GpuSpec* spec = session.gpu(QString::fromStdString(f.gpu));
         std::string perWatt, perDollar, donor;
+        // Of every GPU the layout uses: the throughput is the whole server's.
+        const double gpus = double(layout.gpus());
         if (spec && spec->tdpW > 0)
-            perWatt = number(tokensPerSecond / spec->tdpW);
+            perWatt = number(tokensPerSecond / (spec->tdpW * gpus));
         if (spec && spec->priceUsd && *spec->priceUsd > 0)
-            perDollar = number(tokensPerSecond / (*spec->priceUsd / 1e3));
+            perDollar = number(tokensPerSecond / (*spec->priceUsd * gpus / 1e3));
         if (spec) {
             // As the forecast saw it (a what-if variant keeps its sheet's learned efficiency).
             if (const auto d = session.forecaster().gemmEfficiencyDonor(session.effectiveGpu(QString::fromStdString(f.gpu))))
