@@ -224,6 +224,17 @@ private slots:
             if (op["class"].toString() == "elementwise")
                 QVERIFY(op["learned"].toBool());
         }
+        // ... and is told so beside the forecast, in the JSON and in the text.
+        QCOMPARE(QJsonDocument::fromJson(p.out.toUtf8()).object()["unlearned_classes"].toArray(),
+                 (QJsonArray{"bmm", "linear", "softmax", "ln"}));
+        const Run text = cli({"predict", "--model", "gpt2_large", "--gpu", "T4", "--seq", "128", "--weights", out});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains("note: no learned weights for bmm, linear, softmax, ln in " + out +
+                                   ": those kernels are priced at their roofline"),
+                 qPrintable(text.out));
+        // The shipped weights have every class.
+        const Run shipped = cli({"predict", "--model", "gpt2_large", "--gpu", "T4", "--seq", "128", "--json"});
+        QCOMPARE(QJsonDocument::fromJson(shipped.out.toUtf8()).object()["unlearned_classes"].toArray(), QJsonArray{});
     }
 
     void outFileIsWrittenWhole()

@@ -120,7 +120,20 @@ struct Notes {
     std::string sheet; // --gpu was a spec file: its path (its id may also name a bundled GPU)
     std::string efficiencyBasis; // the sheet's "efficiency_basis": whose learned efficiency it reads
     std::optional<std::string> sheetCheck; // the FP32 peak disagrees with SMs x cores x clock
+    // Classes the weights folder has no file for (train on a subset writes only some): their
+    // kernels are priced at the roofline, which must not pass for a learned forecast.
+    std::vector<std::string> unlearned;
+    std::string weightsDir;
 };
+
+std::vector<std::string> unlearnedClasses(const Forecaster& f)
+{
+    std::vector<std::string> out;
+    for (OpClass c : kLearnedClasses)
+        if (!f.isLearned(c))
+            out.emplace_back(opClassName(c));
+    return out;
+}
 
 void addNotes(nlohmann::json& j, const Notes& notes)
 {
@@ -136,6 +149,7 @@ void addNotes(nlohmann::json& j, const Notes& notes)
     if (notes.donor)
         j["gemm_efficiency_from"] = {{"gpu", notes.donor->gpu.id}, {"weight", notes.donor->weight},
                                      {"text", describeDonor(*notes.donor)}};
+    j["unlearned_classes"] = notes.unlearned;
 }
 
 void printNotes(const Notes& notes)
@@ -151,6 +165,13 @@ void printNotes(const Notes& notes)
         std::printf("  note: beyond the measured GPUs, %s\n", e.text.c_str());
     if (notes.donor)
         std::printf("  note: %s\n", describeDonor(*notes.donor).c_str());
+    if (!notes.unlearned.empty()) {
+        std::string classes;
+        for (const auto& c : notes.unlearned)
+            classes += (classes.empty() ? "" : ", ") + c;
+        std::printf("  note: no learned weights for %s in %s: those kernels are priced at their roofline (utilization 1)\n",
+                    classes.c_str(), notes.weightsDir.c_str());
+    }
 }
 
 // `forecast`'s memory against its GPU's; `whose` names the GPU on a multi-GPU layout.
@@ -205,8 +226,8 @@ int runPredict(const std::vector<std::string>& args)
     const std::string gpuArg = a.required("--gpu");
     const GpuSpec gpu = resolveGpu(catalog, gpuArg);
     const bool fromFile = !findGpu(catalog, gpuArg);
-    const Forecaster forecaster =
-        Forecaster::loadFromDirectory(a.value("--weights").value_or((dataDir / "weights").string()));
+    const std::string weightsDir = a.value("--weights").value_or((dataDir / "weights").string());
+    const Forecaster forecaster = Forecaster::loadFromDirectory(weightsDir);
     ParallelLayout layout;
     if (auto p = a.value("--parallel")) {
         layout = parseParallelLayout(*p, "--parallel");
@@ -237,7 +258,7 @@ int runPredict(const std::vector<std::string>& args)
     const GpuSpec& read = gpu.efficiencySheet();
     const Notes notes{specExtrapolation(read, forecaster.tiles().gpus()), forecaster.gemmEfficiencyDonor(read),
                       fromFile ? gpuArg : std::string(), gpu.efficiencyBasis ? gpu.efficiencyBasis->id : std::string(),
-                      fp32PeakMismatch(gpu)};
+                      fp32PeakMismatch(gpu), unlearnedClasses(forecaster), weightsDir};
     if (layout.gpus() == 1) {
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);
         if (a.has("--json")) {
