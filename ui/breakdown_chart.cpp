@@ -124,7 +124,7 @@ void BreakdownChart::rebuild()
                                                   .arg(layout.tp)
                                                   .arg(layout.pp)
                                                   .arg(layout.dp);
-    plot_->xAxis->setLabel(tr("%1, batch %2 x seq %3, %4%5")
+    plot_->xAxis->setLabel(tr("%1, batch %2 x seq %3, %4, FP32%5")
                                .arg(session_->modelName())
                                .arg(session_->options().batch)
                                .arg(session_->options().seq)

@@ -90,7 +90,7 @@ void CompareChart::rebuild()
     top_ = top;
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.4, values.size() + 0.6);
-    plot_->yAxis->setLabel(tr("End-to-end latency per step (ms)"));
+    plot_->yAxis->setLabel(tr("End-to-end latency per step (ms, FP32)"));
     fitLabels();
 }
 
@@ -135,8 +135,13 @@ void CompareChart::fitLabels()
     }
     const auto forecasts = session_->forecasts();
     for (std::size_t g = 0; g < labels_.size(); ++g) {
+        // Cut short, a label still says what a reader must not miss: that the model does not fit,
+        // and that the forecast reaches beyond the measured GPUs.
         const bool fits = g < forecasts->size() && (*forecasts)[g].fits();
-        labels_[g].item->setText(full ? labels_[g].full : labels_[g].compact + (fits ? QString() : tr("\ndoes NOT fit")));
+        const bool beyond = g < forecasts->size() && !extrapolationNotes((*forecasts)[g]).isEmpty();
+        labels_[g].item->setText(full ? labels_[g].full
+                                      : labels_[g].compact + (fits ? QString() : tr("\ndoes NOT fit")) +
+                                            (beyond ? tr("\nbeyond measured") : QString()));
     }
     compactLabels_ = !full;
     // GPU names under the bars: slanted when the longest would run into its neighbour.
