@@ -114,6 +114,8 @@ private slots:
         QTest::newRow("sm_count missing") << "sm_count" << "<remove>" << "sm_count: missing";
         QTest::newRow("sm_count zero") << "sm_count" << "0" << "sm_count: expected a number in";
         QTest::newRow("sm_count fractional") << "sm_count" << "10.5" << "sm_count: expected a whole number";
+        QTest::newRow("sm_count nearly whole") << "sm_count" << "108.0000001" // printed whole, not as "108"
+                                               << "sm_count: expected a whole number, got 108.0000001";
         QTest::newRow("bandwidth negative") << "memory_bandwidth_gbps" << "-900" << "memory_bandwidth_gbps";
         QTest::newRow("bandwidth string") << "memory_bandwidth_gbps" << "\"900\"" // the field's own range, not the parser's
                                               << "memory_bandwidth_gbps: expected a number in [1, 10000000] GB/s, got string";

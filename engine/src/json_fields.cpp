@@ -26,7 +26,7 @@ std::string plainNumber(double x)
     if (std::isfinite(x) && std::floor(x) == x && std::fabs(x) < 1e15)
         os << static_cast<long long>(x);
     else
-        os << std::setprecision(6) << x;
+        os << std::setprecision(15) << x;
     return os.str();
 }
 
