@@ -136,12 +136,12 @@ void CompareChart::fitLabels()
     const auto forecasts = session_->forecasts();
     for (std::size_t g = 0; g < labels_.size(); ++g) {
         // Cut short, a label still says what a reader must not miss: that the model does not fit,
-        // and that the forecast reaches beyond the measured GPUs.
+        // and that the forecast reaches beyond the measured GPUs ("extrapolated": it must fit a slot).
         const bool fits = g < forecasts->size() && (*forecasts)[g].fits();
         const bool beyond = g < forecasts->size() && !extrapolationNotes((*forecasts)[g]).isEmpty();
         labels_[g].item->setText(full ? labels_[g].full
                                       : labels_[g].compact + (fits ? QString() : tr("\ndoes NOT fit")) +
-                                            (beyond ? tr("\nbeyond measured") : QString()));
+                                            (beyond ? tr("\nextrapolated") : QString()));
     }
     compactLabels_ = !full;
     // GPU names under the bars: slanted when the longest would run into its neighbour.
