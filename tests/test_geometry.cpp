@@ -212,6 +212,22 @@ private slots:
             QCOMPARE(fSms[std::size_t(i)], f[std::size_t(i)]);
     }
 
+    // Softmax networks read the tile count, not the wave count: the same softmax on a GPU with twice
+    // the SMs reads the same. (With the wave count L4, 60 SMs, was read near P100, 56.)
+    void softmaxFeaturesDoNotReadTheSmCount()
+    {
+        QCOMPARE(featureNames(OpClass::Softmax)[kWavesFeature], std::string_view("log_tiles"));
+        const Kernel softmax = Kernel::vector("softmax", 2560, 128); // GPT-2's scores at 128 tokens
+        const GpuSpec base = toyGpu();
+        GpuSpec moreSms = base;
+        moreSms.smCount *= 2;
+        const KernelGeometry g = vectorGeometry(softmax, base), gSms = vectorGeometry(softmax, moreSms);
+        QVERIFY(gSms.waves < g.waves);
+        const FeatureVector f = kernelFeatures(OpClass::Softmax, g, base);
+        QCOMPARE(kernelFeatures(OpClass::Softmax, gSms, moreSms), f);
+        QVERIFY(std::abs(f[kWavesFeature] - std::log(g.numTiles)) < 1e-12);
+    }
+
     void kernelNamesGiveTiles()
     {
         QCOMPARE(parseGemmKernelName("ampere_sgemm_128x64_tn").value(), (GemmTile{128, 64, 1}));
@@ -695,8 +711,9 @@ private slots:
     {
         const Forecaster f = Forecaster::loadFromDirectory(std::string(GPUFORECAST_RESOURCES) + "/weights");
         const GpuSpec gpu = toyGpu();
-        // Large kernels, so the launch floor is negligible and the forecast is the wave law alone.
-        for (const Kernel& k : {Kernel::gemm("linear", 1, 8192, 4096, 8192), Kernel::vector("softmax", 1 << 16, 2048)}) {
+        // Large kernels, so the launch floor is negligible and the forecast is the wave law alone;
+        // the softmax fills its last wave, so it is not priced on padded rows (another law's point).
+        for (const Kernel& k : {Kernel::gemm("linear", 1, 8192, 4096, 8192), Kernel::vector("softmax", 64000, 2048)}) {
             const KernelForecast own = f.predict(k, gpu);
             const double w = own.geometry.waves;
             const double waves[] = {1, 1.5, w, 4 * w, 8 * w};

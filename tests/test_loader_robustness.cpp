@@ -141,26 +141,33 @@ private slots:
     }
 
     // Weights from before an input changed would read the old input as the new one: softmax's rows
-    // per tile as FLOPs per byte, element-wise roofline time as the wave count. Both files carry the
-    // inputs all vector classes once shared.
+    // per tile as FLOPs per byte and its tile count as the wave count, element-wise roofline time as
+    // the wave count. The first two files carry the inputs all vector classes once shared.
     void weightsWithTheOldInputsAreRefused_data()
     {
         QTest::addColumn<QString>("opClass");
+        QTest::addColumn<QString>("second");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("softmax") << "softmax" << R"(softmax.json: features[1]: expected "log_rows_per_tile")";
-        QTest::newRow("elementwise") << "elementwise" << R"(elementwise.json: features[3]: expected "log_roofline_us")";
+        QTest::newRow("softmax") << "softmax" << "log_flops_per_byte"
+                                 << R"(softmax.json: features[1]: expected "log_rows_per_tile")";
+        QTest::newRow("elementwise") << "elementwise" << "log_flops_per_byte"
+                                     << R"(elementwise.json: features[3]: expected "log_roofline_us")";
+        QTest::newRow("softmax by waves") << "softmax" << "log_rows_per_tile"
+                                          << R"(softmax.json: features[3]: expected "log_tiles")";
     }
     void weightsWithTheOldInputsAreRefused()
     {
         QFETCH(QString, opClass);
+        QFETCH(QString, second);
         QFETCH(QString, expected);
         const std::string file = opClass.toStdString() + ".json";
         std::string text = R"({"format":"gpuforecast-utilization-1","op_class":"CLASS",
-            "features":["log_tile_bytes","log_flops_per_byte","log_kernel_bytes","log_waves"],
+            "features":["log_tile_bytes","SECOND","log_kernel_bytes","log_waves"],
             "feature_mean":[0,0,0,0],"feature_scale":[1,1,1,1],"feature_min":[-1,-1,-1,-1],
             "feature_max":[1,1,1,1],"floor_seconds":0.00003,"ensemble":[[{"in":4,"out":2,
             "activation":"identity","weights":[[0,0,0,0],[0,0,0,0]],"bias":[0,0]}]],"provenance":{}})";
         text.replace(text.find("CLASS"), 5, opClass.toStdString());
+        text.replace(text.find("SECOND"), 6, second.toStdString());
         const QString error = errorOf([&] { UtilizationModel::fromJson(json_fields::parse(text, file), file); });
         QVERIFY2(error.startsWith(expected), qPrintable(error));
     }
@@ -170,7 +177,7 @@ private slots:
     void absurdLargestMeasuredSizeStaysFinite()
     {
         const std::string text = R"({"format":"gpuforecast-utilization-1","op_class":"softmax",
-            "features":["log_tile_bytes","log_rows_per_tile","log_kernel_bytes","log_waves"],
+            "features":["log_tile_bytes","log_rows_per_tile","log_kernel_bytes","log_tiles"],
             "feature_mean":[0,0,0,0],"feature_scale":[1,1,1,1],
             "feature_min":[-1,-1,-1000000,-1],"feature_max":[1,1,-1000000,1],"floor_seconds":0.00003,
             "ensemble":[[{"in":4,"out":2,"activation":"identity","weights":[[0,0,0,0],[0,0,0,0]],

@@ -40,13 +40,17 @@ const FeatureNames& featureNames(OpClass c)
 
 FeatureVector kernelFeatures(OpClass c, const KernelGeometry& g, const GpuSpec& gpu)
 {
-    if (!isGemmClass(c))
+    if (!isGemmClass(c)) {
+        const double fourth = c == OpClass::Elementwise ? 1e6 * g.secondsAt(1.0)
+                              : c == OpClass::Softmax   ? g.numTiles
+                                                        : g.waves;
         return {
             safeLog(g.tileBytes),
             c == OpClass::Softmax ? safeLog(g.tileRows) : safeLog(g.tileFlops / std::max(g.tileBytes, 1e-30)),
             safeLog(g.numTiles * g.tileBytes),
-            c == OpClass::Elementwise ? safeLog(1e6 * g.secondsAt(1.0)) : safeLog(g.waves),
+            safeLog(fourth),
         };
+    }
     const double sm = gpu.smCount;
     const double perSmFlops = g.peakFlops / sm;
     const double perSmBandwidth = gpu.bandwidthBytesPerSecond() / sm;

@@ -33,6 +33,22 @@ Eigen::MatrixXd featureMatrix(OpClass c, std::span<const KernelGeometry> geometr
 // Element-wise kernels are also priced on 2^(-1/8) ... 2^(-2) of the bandwidth (predictAsGiven).
 constexpr int kLessBandwidthSteps = 16;
 
+// The row counts a row-wise kernel (softmax, layer norm) of geometry `g` may be padded to without
+// more waves: each power of two above its rows, and each eighth of its last wave, up to the rows
+// that fill it.
+std::vector<long long> paddedRowCounts(const Kernel& k, const KernelGeometry& g, const GpuSpec& gpu)
+{
+    std::vector<long long> counts;
+    const double rows = double(std::max(k.b, 1LL));
+    const double wave = std::max(1.0, gpu.smCount) * g.tileRows, full = g.waves * wave;
+    for (double r = std::exp2(std::floor(std::log2(rows)) + 1); r < full; r *= 2)
+        counts.push_back(static_cast<long long>(r));
+    for (int eighth = 1; eighth <= 8; ++eighth)
+        if (const double r = std::ceil(full - wave + wave * eighth / 8.0); r > rows)
+            counts.push_back(static_cast<long long>(r));
+    return counts;
+}
+
 // Kept away from zero so that times and logs stay finite, and at or above the class's minimum.
 double safeUtilization(double alpha, double gamma, double waves, double minimum)
 {
@@ -329,29 +345,28 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
             classKernels.push_back(kernels[i]);
         }
         const FloorComposition floorHow = model.floorComposition();
-        std::vector<double> launchFloors; // each kernel's operator's, looked up once for every member and wave count
-        for (const Kernel& k : classKernels)
-            launchFloors.push_back(model.floorSecondsFor(k.op));
-        // Log seconds of every ensemble member (rows) for every kernel (columns), priced in the
-        // waves the geometries say.
-        auto logSecondsOf = [&](const std::vector<KernelGeometry>& at, std::optional<GemmEfficiencyDonor>& donorOut,
-                                std::vector<double>* overheadScaleOut) {
+        // Log seconds of every ensemble member (rows) for every kernel (columns) of `kernelsAt`,
+        // priced in the waves the geometries say.
+        auto logSecondsOf = [&](std::span<const Kernel> kernelsAt, const std::vector<KernelGeometry>& at,
+                                std::optional<GemmEfficiencyDonor>& donorOut, std::vector<double>* overheadScaleOut) {
             std::vector<double> waves;
             for (const auto& g : at)
                 waves.push_back(g.waves);
-            const Eigen::MatrixXd logU = logUtilization(model, classKernels, at, waves, gpu, donorOut, overheadScaleOut);
+            const Eigen::MatrixXd logU = logUtilization(model, kernelsAt, at, waves, gpu, donorOut, overheadScaleOut);
             Eigen::MatrixXd logSecondsAt(logU.rows(), logU.cols());
-            for (Eigen::Index m = 0; m < logU.rows(); ++m)
-                for (Eigen::Index j = 0; j < logU.cols(); ++j) {
-                    const KernelGeometry& g = at[std::size_t(j)];
+            for (Eigen::Index j = 0; j < logU.cols(); ++j) {
+                const KernelGeometry& g = at[std::size_t(j)];
+                const double launchFloor = model.floorSecondsFor(kernelsAt[std::size_t(j)].op);
+                for (Eigen::Index m = 0; m < logU.rows(); ++m) {
                     const double seconds = withTrafficFloor(g.secondsAt(std::exp(logU(m, j))), g.trafficFloorSeconds);
-                    logSecondsAt(m, j) = std::log(withLaunchFloor(seconds, launchFloors[std::size_t(j)], floorHow));
+                    logSecondsAt(m, j) = std::log(withLaunchFloor(seconds, launchFloor, floorHow));
                 }
+            }
             return logSecondsAt;
         };
         std::optional<GemmEfficiencyDonor> donor;
         std::vector<double> overheadScale;
-        Eigen::MatrixXd logSeconds = logSecondsOf(geometries, donor, &overheadScale);
+        Eigen::MatrixXd logSeconds = logSecondsOf(classKernels, geometries, donor, &overheadScale);
         // The same tiles can always run in more waves, on fewer of the SMs, so a GEMM should never
         // be forecast slower than that. The learned law need not know it: the networks read the
         // wave count, and some give one wave a fraction of two waves' utilization (held-out A100:
@@ -368,7 +383,7 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
                 for (auto& g : more)
                     g.waves = halfTheSms ? std::ceil(g.numTiles / std::max(1.0, gpu.smCount / 2)) : g.waves + 1;
                 std::optional<GemmEfficiencyDonor> ignored;
-                const Eigen::MatrixXd alternative = logSecondsOf(more, ignored, nullptr);
+                const Eigen::MatrixXd alternative = logSecondsOf(classKernels, more, ignored, nullptr);
                 for (Eigen::Index j = 0; j < alternative.cols(); ++j)
                     if (more[std::size_t(j)].waves <= more[std::size_t(j)].numTiles
                         && alternative.col(j).mean() < logSeconds.col(j).mean()) {
@@ -390,11 +405,40 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
                 for (const Kernel& k : classKernels)
                     at.push_back(vectorGeometry(k, slower));
                 std::optional<GemmEfficiencyDonor> ignored;
-                const Eigen::MatrixXd alternative = logSecondsOf(at, ignored, nullptr);
+                const Eigen::MatrixXd alternative = logSecondsOf(classKernels, at, ignored, nullptr);
                 for (Eigen::Index j = 0; j < alternative.cols(); ++j)
                     if (alternative.col(j).mean() < logSeconds.col(j).mean())
                         logSeconds.col(j) = alternative.col(j);
             }
+        // Softmax and layer norm can always run on rows padded up to a power of two, or up to the
+        // rows that fill their last wave, so more rows must never make them faster. The networks
+        // need not know it: every kernel of fewer tiles than SMs is priced as one whole wave, and
+        // the efficiency they learned rises with the bytes, so one row of LLaMA's 4096 came out
+        // slower than eight (A100: 75 us against 48; one token of LLaMA-2 7B slower than three).
+        // Each such kernel is also priced padded and takes the fastest (whole columns, as above).
+        // Leave one GPU out, softmax and layer norm moved by at most 0.1 point.
+        if (model.opClass() == OpClass::Softmax || model.opClass() == OpClass::LayerNorm) {
+            std::vector<Kernel> padded;
+            std::vector<KernelGeometry> at;
+            std::vector<Eigen::Index> origin;
+            for (std::size_t j = 0; j < classKernels.size(); ++j)
+                for (const long long rows : paddedRowCounts(classKernels[j], geometries[j], gpu)) {
+                    Kernel p = classKernels[j];
+                    p.b = rows;
+                    padded.push_back(p);
+                    at.push_back(vectorGeometry(p, gpu));
+                    origin.push_back(Eigen::Index(j));
+                }
+            if (!padded.empty()) {
+                std::optional<GemmEfficiencyDonor> ignored;
+                const Eigen::MatrixXd alternatives = logSecondsOf(padded, at, ignored, nullptr);
+                for (Eigen::Index col = 0; col < alternatives.cols(); ++col) {
+                    const Eigen::Index j = origin[std::size_t(col)];
+                    if (alternatives.col(col).mean() < logSeconds.col(j).mean())
+                        logSeconds.col(j) = alternatives.col(col);
+                }
+            }
+        }
         for (std::size_t j = 0; j < idx.size(); ++j) {
             auto& f = out[idx[j]];
             const auto col = logSeconds.col(Eigen::Index(j));

@@ -23,12 +23,11 @@ inline constexpr FeatureNames kGemmFeatureNames{
     "log_waves",
 };
 
-// Softmax and layer-norm kernels: sizes only, nothing about the GPU (element-wise kernels swap one
-// input for their roofline time, below). Their time is bytes / bandwidth x (how much of the
-// bandwidth the access pattern reaches), and with four
-// training GPUs any per-SM spec ratio identifies one of them: leave-one-GPU-out, A100 softmax
-// borrowed P100's poor efficiency because the two have similar bandwidth per SM (error 68%; with
-// these features 21%). The kernel's total bytes carries what per-SM features cannot: large
+// Layer-norm kernels: sizes only, nothing about the GPU (element-wise and softmax kernels swap
+// inputs, below). Their time is bytes / bandwidth x (how much of the bandwidth the access pattern
+// reaches), and with four training GPUs any per-SM spec ratio identifies one of them: leave one
+// GPU out, A100 softmax borrowed P100's poor efficiency because the two have similar bandwidth per
+// SM (error 68%; with these features 21%). The kernel's total bytes carries what per-SM features cannot: large
 // transfers keep DRAM streaming and amortise the launch, so efficiency keeps rising with size.
 inline constexpr FeatureNames kVectorFeatureNames{
     "log_tile_bytes",     // DRAM bytes of one tile (a row for layer norm, 1-64 rows for softmax)
@@ -57,14 +56,23 @@ inline constexpr FeatureNames kElementwiseFeatureNames{
 // own warp-kernel training rows over 30 MB 13-29% slow on four of the five GPUs (docs/accuracy.md,
 // "Softmax's two kernels"). Softmax's FLOPs per byte are the same for every row, so that slot
 // carries rows per tile instead.
+// Softmax reads its tile count where layer norm reads its wave count. With the kernel's bytes, the
+// wave count says the SM count, as it did for element-wise kernels: L4 (60 SMs) was read near P100
+// (56), whose slow host the networks had learned as low efficiency, and a softmax over GPT-2's
+// 2560 rows of 128 came out at 148 us on L4 against 33 us on T4, whose bandwidth L4 nearly has.
+// The tile count says nothing about the GPU; the wave law still prices the real waves. Leave one
+// GPU out, V100 gained most (training / validation rows 21.9/17.0% -> 13.8/7.0%) and the A100's
+// largest kernels lost (validation rows 8.6% -> 12.4%; docs/accuracy.md, findings, "Softmax by
+// tile count"). Layer norm lost on it and keeps its waves.
 inline constexpr FeatureNames kSoftmaxFeatureNames{
     "log_tile_bytes",
     "log_rows_per_tile", // 1 for cunn_SoftMaxForward; 4-64 for softmax_warp_forward
     "log_kernel_bytes",
-    "log_waves",
+    "log_tiles",
 };
-// Indices into every vector name set. The fourth feature (waves, or element-wise roofline time)
-// grows in proportion to the kernel's bytes, as pricing beyond the largest measured kernel assumes.
+// Indices into every vector name set. The fourth feature (waves; softmax's tile count; element-wise
+// roofline time) grows in proportion to the kernel's bytes, as pricing beyond the largest measured
+// kernel assumes.
 inline constexpr int kKernelBytesFeature = 2, kWavesFeature = 3;
 
 const FeatureNames& featureNames(OpClass c);
