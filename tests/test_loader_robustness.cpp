@@ -172,6 +172,24 @@ private slots:
         QVERIFY2(error.startsWith(expected), qPrintable(error));
     }
 
+    // A file named .gz must hold gzip data (zlib would read anything else as plain text, and the
+    // CSV parser then said "header: missing column 'op'"); gzip data under another name is read
+    // as what it is.
+    void gzipIsTakenByItsBytes()
+    {
+        QTemporaryDir dir;
+        const std::string table = "op,gpu,b,m,n,k,h\nadd,T4,4,,,,64\n";
+        const std::string plainAsGz = dir.filePath("plain.csv.gz").toStdString();
+        writeFileAtomically(plainAsGz, table);
+        QCOMPARE(errorOf([&] { readFile(plainAsGz); }), QString::fromStdString(plainAsGz + ": not gzip data, though the name ends in .gz"));
+        const std::string gzAsCsv = dir.filePath("zipped.csv").toStdString();
+        writeGzipFileAtomically(gzAsCsv, table);
+        QCOMPARE(readFile(gzAsCsv), table);
+        const std::string gz = dir.filePath("t.csv.gz").toStdString();
+        writeGzipFileAtomically(gz, table);
+        QCOMPARE(readFile(gz), table);
+    }
+
     // A softmax file whose largest measured size is absurdly small loads (the bounds allow it), and
     // then every kernel lies beyond it: forecasts priced from that edge must stay finite.
     void absurdLargestMeasuredSizeStaysFinite()

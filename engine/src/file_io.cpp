@@ -20,8 +20,22 @@ bool endsWith(const std::string& s, const std::string& suffix)
 
 namespace {
 
+constexpr char kGzipMagic[] = "\x1f\x8b";
+
+bool startsWithGzipMagic(const std::string& bytes) { return bytes.compare(0, 2, kGzipMagic) == 0; }
+
 std::string readGzip(const std::string& path, std::size_t maxBytes)
 {
+    // zlib reads a file without the gzip header as plain text, so a .gz of anything else reached
+    // the CSV parser and came back as "header: missing column 'op'".
+    {
+        std::ifstream probe(path, std::ios::binary);
+        std::string head(2, '\0');
+        probe.read(head.data(), 2);
+        head.resize(static_cast<std::size_t>(probe.gcount()));
+        if (!startsWithGzipMagic(head))
+            throwInputError(path, "", "not gzip data, though the name ends in .gz");
+    }
     gzFile f = gzopen(path.c_str(), "rb");
     if (!f)
         throwInputError(path, "", "cannot open (" + std::string(std::strerror(errno)) + ")");
@@ -72,6 +86,9 @@ std::string readFile(const std::string& path, std::size_t maxBytes)
     if (!in && !in.eof())
         throwInputError(path, "", "read failed");
     out.resize(static_cast<std::size_t>(in.gcount()));
+    // Gzip data under another name (a compressed table saved as .csv) is read as what it is.
+    if (startsWithGzipMagic(out))
+        return readGzip(path, maxBytes);
     return out;
 }
 
