@@ -345,6 +345,18 @@ private slots:
         for (int i = 0; i < chart.plot()->itemCount(); ++i)
             labels += chart.plot()->item(i)->objectName() == "noEffect";
         QCOMPARE(labels, none);
+        // Where the model does not fit, the memory row says so rather than "no effect" alone.
+        auto memoryNote = [&] {
+            for (int i = 0; i < chart.plot()->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(chart.plot()->item(i)); t && t->objectName() == "noEffect" &&
+                                                                                 t->text().contains("fit"))
+                    return t->text();
+            return QString();
+        };
+        QCOMPARE(memoryNote(), QString());
+        QVERIFY(!session.setOptions(GraphOptions{256, 1024, true, false}).has_value()); // training, far over 24 GB
+        chart.setGpu("L4");
+        QVERIFY2(memoryNote().startsWith("no effect on time, but the model does NOT fit (needs "), qPrintable(memoryNote()));
     }
 
     void scenarioSavedAndReopenedGivesIdenticalForecasts()

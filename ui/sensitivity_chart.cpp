@@ -45,6 +45,13 @@ void SensitivityChart::rebuild()
         b->setWidth(0.35);
         b->setBarsGroup(pair_);
     }
+    // Memory size never changes the time, but "no effect" must not read as "memory does not
+    // matter" where the model does not fit: that is said on its row.
+    QString needsGb;
+    const auto forecasts = session_->forecasts();
+    if (const qsizetype at = session_->selectedGpus().indexOf(gpuId_); at >= 0 && std::size_t(at) < forecasts->size())
+        if (const ModelForecast& f = (*forecasts)[std::size_t(at)]; !f.fits())
+            needsGb = tr("%1 GB").arg(f.memory.totalBytes() / 1e9, 0, 'f', 1);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     double extent = 1;
     const int n = int(rows_.size());
@@ -61,7 +68,9 @@ void SensitivityChart::rebuild()
             auto* none = new QCPItemText(plot_);
             none->setObjectName("noEffect");
             none->position->setCoords(0, key);
-            none->setText(tr("no effect (under 0.05%)"));
+            none->setText(rows_[std::size_t(i)].field == "memory_gb" && !needsGb.isEmpty()
+                              ? tr("no effect on time, but the model does NOT fit (needs %1)").arg(needsGb)
+                              : tr("no effect (under 0.05%)"));
             none->setColor(plot_->xAxis->tickLabelColor());
         }
     }
