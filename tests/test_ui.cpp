@@ -35,6 +35,7 @@
 #include <QLineEdit>
 #include <QComboBox>
 #include <QPushButton>
+#include <QCheckBox>
 #include <QtTest>
 
 using namespace gpuforecast;
@@ -1139,6 +1140,46 @@ private slots:
 
     // Eight GPUs' full labels ran into each other and off the plot. Where a label does not fit its
     // bar's slot, every bar shows time and speed-up only, and the hover has the rest.
+    // A log latency axis keeps a P4 and a B200 both readable; every bar starts below the fastest
+    // GPU's time and every label sits above its bar, inside the axis.
+    void compareHasALogScale()
+    {
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"P4", "B200-SXM-180GB", "H100-SXM5-80GB", "T4"});
+        CompareChart compare(&session);
+        compare.resize(1400, 700);
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        auto* box = compare.findChild<QCheckBox*>("compareLogScale");
+        QVERIFY(box);
+        for (const bool log : {true, false}) {
+            box->setChecked(log);
+            QCOMPARE(compare.logScale(), log);
+            compare.plot()->replot();
+            const QCPAxis* y = compare.plot()->yAxis;
+            QCOMPARE(y->scaleType(), log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+            double fastest = INFINITY;
+            for (const auto& f : *session.forecasts())
+                fastest = std::min(fastest, f.totalSeconds() * 1e3);
+            QVERIFY(log ? y->range().lower > 0 && y->range().lower < fastest : y->range().lower == 0);
+            int labels = 0;
+            for (int i = 0; i < compare.plot()->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i))) {
+                    ++labels;
+                    const double at = t->position->value();
+                    QVERIFY2(at > fastest * 0.999 && y->range().contains(at), qPrintable(t->text()));
+                }
+            QCOMPARE(labels, 4);
+            // Each bar's top is its GPU's time (QCPBars draws from its base to base + value).
+            auto* bars = qobject_cast<QCPBars*>(compare.plot()->plottable(0));
+            QVERIFY(bars);
+            for (int g = 0; g < 4; ++g) {
+                const double ms = (*session.forecasts())[std::size_t(g)].totalSeconds() * 1e3;
+                QVERIFY(std::abs(bars->baseValue() + (bars->data()->constBegin() + g)->value - ms) < 1e-9 * ms);
+            }
+        }
+    }
+
     void compareLabelsFitTheirBars()
     {
         ForecastSession session(nullptr, store());

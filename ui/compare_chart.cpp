@@ -5,9 +5,11 @@
 #include "gpuforecast/extrapolation.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <qcustomplot.h>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFontMetrics>
 #include <QHBoxLayout>
@@ -18,14 +20,18 @@
 namespace gpuforecast::ui {
 
 CompareChart::CompareChart(ForecastSession* session, QWidget* parent)
-    : ChartWidget(session, parent), baseline_(new QComboBox(this))
+    : ChartWidget(session, parent), baseline_(new QComboBox(this)), logScale_(new QCheckBox(tr("Log scale"), this))
 {
     auto* row = new QHBoxLayout;
     auto* label = new QLabel(tr("Speed-up against"), this);
     label->setBuddy(baseline_);
     row->addWidget(label);
     row->addWidget(baseline_);
+    row->addWidget(logScale_);
     row->addStretch(1);
+    logScale_->setObjectName("compareLogScale");
+    logScale_->setToolTip(tr("Latency on a log axis, so that GPUs far apart in speed all stay readable"));
+    connect(logScale_, &QCheckBox::toggled, this, [this] { rebuild(); });
     layout()->insertLayout(0, row);
     baseline_->setToolTip(tr("The GPU every other GPU's speed-up is measured against"));
     connect(baseline_, &QComboBox::currentTextChanged, this, [this](const QString& id) {
@@ -43,6 +49,19 @@ void CompareChart::setBaseline(const QString& gpuId)
 }
 
 QString CompareChart::baseline() const { return baseline_->currentText(); }
+
+void CompareChart::setLogScale(bool on) { logScale_->setChecked(on); }
+
+bool CompareChart::logScale() const { return logScale_->isChecked(); }
+
+double CompareChart::axisTop(double labelFraction) const
+{
+    if (!logScale())
+        return top_ * (1 + labelFraction);
+    // The same share of the axis's height, measured in decades.
+    const double decades = std::log10(top_ / bottom_);
+    return bottom_ * std::pow(10.0, decades * (1 + labelFraction));
+}
 
 void CompareChart::syncBaselineChoices()
 {
@@ -73,15 +92,26 @@ void CompareChart::rebuild()
         ticker->addTick(double(g + 1), QString::fromStdString((*forecasts)[g].gpu));
     }
     bars_ = new QCPBars(plot_->xAxis, plot_->yAxis);
-    bars_->setData(keys, values, true);
     bars_->setWidth(0.6);
     bars_->setPen(Qt::NoPen);
     bars_->setBrush(QColor(0, 114, 178));
     const double top = values.isEmpty() ? 1 : *std::max_element(values.begin(), values.end());
+    const double lowest = values.isEmpty() ? 1 : *std::min_element(values.begin(), values.end());
+    // On a log axis bars start a third of a decade below the fastest GPU: there is no zero.
+    bottom_ = logScale() ? lowest / std::pow(10.0, 1.0 / 3) : 0.0;
+    // QCPBars draws from its base to base + value, so the data are the heights above the base.
+    bars_->setBaseValue(bottom_);
+    QVector<double> heights;
+    for (double v : values)
+        heights << v - bottom_;
+    bars_->setData(keys, heights, true);
+    plot_->yAxis->setScaleType(logScale() ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    plot_->yAxis->setTicker(logScale() ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+                                       : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     labels_.clear();
     for (int g = 0; g < values.size(); ++g) {
         auto* label = new QCPItemText(plot_);
-        label->position->setCoords(keys[g], values[g] + top * 0.02);
+        label->position->setCoords(keys[g], logScale() ? values[g] * 1.03 : values[g] + top * 0.02);
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->setColor(plot_->xAxis->tickLabelColor());
         const QStringList details = barDetails(std::size_t(g));
@@ -150,7 +180,7 @@ void CompareChart::fitLabels()
         widestName = std::max(widestName, QFontMetrics(plot_->xAxis->tickLabelFont()).horizontalAdvance(QString::fromStdString(f.gpu)));
     plot_->xAxis->setTickLabelRotation(widestName > 0.95 * slot ? -30 : 0);
     const double lines = full ? 6.5 : 3.5;
-    plot_->yAxis->setRange(0, top_ * (1 + 0.085 * lines));
+    plot_->yAxis->setRange(bottom_, axisTop(0.085 * lines));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

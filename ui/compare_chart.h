@@ -10,6 +10,7 @@
 class QCPBars;
 class QCPItemText;
 class QResizeEvent;
+class QCheckBox;
 class QComboBox;
 
 namespace gpuforecast::ui {
@@ -22,6 +23,10 @@ public:
     // The GPU speed-ups are measured against; one of the compared GPUs. Unknown ids are ignored.
     void setBaseline(const QString& gpuId);
     QString baseline() const;
+    // A log latency axis, for comparisons that span GPUs of different generations (a P4 at 26 s
+    // and a B200 at 0.5 s): on a linear one the fast GPUs' bars are slivers.
+    void setLogScale(bool on);
+    bool logScale() const;
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -36,7 +41,12 @@ private:
     void syncBaselineChoices();
     // Where the GPU's per-SM spec ratios lie outside every measured GPU's (engine extrapolation.h).
     QStringList extrapolationNotes(const ModelForecast& f) const;
+    // The latency axis's value at `fraction` of the way from its bottom to the top of the tallest
+    // bar's label space (linear or log, as the axis is).
+    double axisTop(double labelFraction) const;
     QComboBox* baseline_;
+    QCheckBox* logScale_;
+    double bottom_ = 0; // the latency axis's lower end, ms (0 on a linear axis)
     QString wantedBaseline_; // kept while that GPU is unchecked, so re-checking it restores the choice
     QCPBars* bars_ = nullptr;
     struct BarLabel {
