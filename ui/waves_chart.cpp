@@ -267,7 +267,10 @@ void WavesChart::drawStaircase()
     label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     label->setTextAlignment(Qt::AlignLeft);
     label->setPadding(QMargins(6, 4, 6, 4));
-    label->setBrush(plot_->legend->brush());
+    // Translucent: the box sits over the plot, and the dashed line and the staircases stay visible.
+    QColor fill = plot_->legend->brush().color();
+    fill.setAlpha(170);
+    label->setBrush(fill);
     label->setPen(plot_->legend->borderPen());
     label->setColor(plot_->xAxis->labelColor());
     label->setText(lines.join('\n'));
