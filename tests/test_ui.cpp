@@ -471,6 +471,14 @@ private slots:
         RooflineChart chart(&session);
         chart.setGpu("L4");
         QVERIFY(chart.plot()->graphCount() >= 5);
+        // The throughput axis spans what is drawn: every roof and kernel, and not decades below
+        // them (it ran down to 1 GFLOP/s, a third of the plot empty).
+        double lowest = INFINITY;
+        for (int i = 0; i < chart.plot()->graphCount(); ++i)
+            for (auto it = chart.plot()->graph(i)->data()->constBegin(); it != chart.plot()->graph(i)->data()->constEnd(); ++it)
+                lowest = std::min(lowest, it->value);
+        const QCPRange y = chart.plot()->yAxis->range();
+        QVERIFY2(y.lower <= lowest && y.lower >= lowest / 4, qPrintable(QString("%1 .. %2").arg(y.lower).arg(lowest)));
         if (qEnvironmentVariableIsSet("GPUFORECAST_SAVE_CHARTS"))
             chart.plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + "/roofline.png", 1200, 700);
     }

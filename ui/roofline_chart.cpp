@@ -1,5 +1,7 @@
 #include "roofline_chart.h"
 
+#include <cmath>
+
 #include "breakdown_chart.h"
 #include "chart_style.h"
 
@@ -55,7 +57,7 @@ void RooflineChart::rebuild()
     series_.clear();
     applyChartStyle(plot_);
     const auto forecasts = session_->forecasts();
-    double top = 1;
+    double top = 1, bottom = INFINITY; // the plot spans the roofs and the kernels, no more
     for (std::size_t i = 0; i < forecasts->size(); ++i) {
         const QString id = QString::fromStdString((*forecasts)[i].gpu);
         const GpuSpec g = session_->effectiveGpu(id); // the roof the kernels were forecast under
@@ -69,6 +71,7 @@ void RooflineChart::rebuild()
         }
         roof->setData(x, y);
         top = std::max(top, g.gemmPeakGflops());
+        bottom = std::min(bottom, y.front());
         series_.push_back({roof, id, {}});
     }
     const ModelForecast* shown = forecasts->empty() ? nullptr : &forecasts->front();
@@ -87,8 +90,11 @@ void RooflineChart::rebuild()
             dots->setName(classLabel(c) + " (" + QString::fromStdString(shown->gpu) + ")");
             dots->setLineStyle(QCPGraph::lsNone);
             dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, classColor(c), 7));
-            for (const auto& p : ofClass)
+            for (const auto& p : ofClass) {
                 dots->addData(p.intensity, p.gflops);
+                if (p.gflops > 0)
+                    bottom = std::min(bottom, p.gflops);
+            }
             // addData keeps the data sorted by key: sort the points the same way for the tooltips.
             std::stable_sort(ofClass.begin(), ofClass.end(),
                              [](const RooflinePoint& a, const RooflinePoint& b) { return a.intensity < b.intensity; });
@@ -97,7 +103,7 @@ void RooflineChart::rebuild()
     }
     drawHighlight(shown ? QString::fromStdString(shown->gpu) : QString());
     plot_->xAxis->setRange(kLowestIntensity, kHighestIntensity);
-    plot_->yAxis->setRange(1, top * 2);
+    plot_->yAxis->setRange(std::isfinite(bottom) ? std::max(bottom / 2, 1e-3) : 1, top * 2);
     plot_->xAxis->setLabel(tr("Arithmetic intensity (FLOP per DRAM byte)"));
     plot_->yAxis->setLabel(tr("Throughput (GFLOP/s, FP32)"));
     plot_->replot(QCustomPlot::rpQueuedReplot);
