@@ -80,8 +80,16 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     // A fused chain's name ("attn.rope_q.cos+attn.rope_q.negate_half+...") sized to its contents
     // pushed the times off-screen: the name column is the user's to widen, elided in the middle.
     ops->horizontalHeader()->setSectionResizeMode(OperatorTableModel::Name, QHeaderView::Interactive);
-    ops->horizontalHeader()->resizeSection(OperatorTableModel::Name, 230);
+    ops->horizontalHeader()->resizeSection(OperatorTableModel::Name, 200);
+    // So is the tile: a GEMM priced padded says so there ("128x128 /5 as m=256 k=4096"), and one
+    // such row sized the column for all and pushed Share off-screen in a training step.
+    // Dims likewise (a backward GEMM's "1 x [16384x30522 · 30522x1024]"); both have tooltips.
+    for (const auto& [column, width] : {std::pair{int(OperatorTableModel::Tile), 100}, std::pair{int(OperatorTableModel::Dims), 225}}) {
+        ops->horizontalHeader()->setSectionResizeMode(column, QHeaderView::Interactive);
+        ops->horizontalHeader()->resizeSection(column, width);
+    }
     ops->setTextElideMode(Qt::ElideMiddle);
+    ops->setWordWrap(false); // a narrowed column elides; wrapped cells were cut to half a line
     ops->horizontalHeader()->setStretchLastSection(true); // no blank strip right of the table
     ops->verticalHeader()->hide();
     ops->setAlternatingRowColors(true);
