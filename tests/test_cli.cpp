@@ -257,7 +257,7 @@ private slots:
         QTest::newRow("no such file") << QStringList{"kernels", "--in", "/nonexistent.csv"} << "/nonexistent.csv: no such file";
         QTest::newRow("unknown option") << QStringList{"gpus", "--colour"} << "unknown argument '--colour'";
         QTest::newRow("bad csv") << QStringList{"kernels", "--in", kData + "/bad_kernels.csv"} << "bad_kernels.csv: line 3 k";
-        QTest::newRow("unknown gpu") << QStringList{"kernels", "--in", kData + "/unknown_gpu.csv"} << "unknown GPU 'H900'";
+        QTest::newRow("unknown gpu") << QStringList{"kernels", "--in", kData + "/unknown_gpu.csv"} << "unknown_gpu.csv: line 2 gpu: unknown GPU 'H900'";
         // A mistyped weights folder used to forecast on the roofline alone, exit 0.
         QTest::newRow("no weights folder") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "T4", "--seq", "128",
                                                           "--weights", "/nonexistent-weights"}

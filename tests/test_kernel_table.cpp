@@ -52,10 +52,10 @@ private slots:
         const QString h = "op,gpu,b,m,n,k,h\n";
         QTest::newRow("missing column") << "op,gpu,b,m,n,k\n" << "missing column 'h'";
         QTest::newRow("unknown op") << h + "conv,T4,1,1,1,1,\n" << "line 2 op: unknown operator 'conv'";
-        QTest::newRow("zero dim") << h + "bmm,T4,1,0,1,1,\n" << "line 2: m";
-        QTest::newRow("negative dim") << h + "bmm,T4,1,5,-1,1,\n" << "line 2: n";
+        QTest::newRow("zero dim") << h + "bmm,T4,1,0,1,1,\n" << "line 2 m";
+        QTest::newRow("negative dim") << h + "bmm,T4,1,5,-1,1,\n" << "line 2 n";
         QTest::newRow("not a number") << h + "bmm,T4,1,5,x,1,\n" << "line 2 n: expected a whole number";
-        QTest::newRow("huge dim") << h + "bmm,T4,1,5,99999999999999,1,\n" << "line 2: n";
+        QTest::newRow("huge dim") << h + "bmm,T4,1,5,99999999999999,1,\n" << "line 2 n";
         QTest::newRow("overflowing product") << h + "bmm,T4,2000000000,2000000000,2000000000,2,\n" << "too large";
         QTest::newRow("missing h") << h + "ln,T4,4,,,,\n" << "line 2 h: missing";
         QTest::newRow("read column twice") << "op,gpu,b,m,n,k,h,m\nbmm,T4,1,5,1,1,,7\n" << "header: column 'm' appears more than once";

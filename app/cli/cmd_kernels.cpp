@@ -36,8 +36,8 @@ int runKernels(const std::vector<std::string>& args)
     for (const auto& [gpuId, idx] : byGpu) {
         const GpuSpec* gpu = findGpu(catalog, gpuId);
         if (!gpu)
-            throwInputError(in, "gpu", "unknown GPU '" + gpuId + "' (line " + std::to_string(idx.front() + 2) +
-                                           "; see gpuforecast-cli gpus)");
+            throwInputError(in, "line " + std::to_string(idx.front() + 2) + " gpu",
+                            "unknown GPU '" + gpuId + "' (see gpuforecast-cli gpus)");
         std::vector<Kernel> kernels;
         kernels.reserve(idx.size());
         for (std::size_t i : idx)

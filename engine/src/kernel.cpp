@@ -183,16 +183,18 @@ double Kernel::bytes() const
     return fallbackBytes;
 }
 
-void validateKernel(const Kernel& k, const std::string& source)
+void validateKernel(const Kernel& k, const std::string& source, const std::string& fieldPrefix)
 {
+    // "line 2 m", as every other error about a kernel table's row is named.
+    const auto named = [&](const char* field) { return fieldPrefix.empty() ? std::string(field) : fieldPrefix + " " + field; };
     auto check = [&](const char* field, long long v) {
         if (v < 1 || v > kMaxDim)
-            throwInputError(source, field, "expected a whole number in [1, " + std::to_string(kMaxDim) + "], got " +
-                                               std::to_string(v));
+            throwInputError(source, named(field), "expected a whole number in [1, " + std::to_string(kMaxDim) + "], got " +
+                                                      std::to_string(v));
     };
     if (k.opClass == OpClass::Other) {
         if (!(k.fallbackBytes >= 0) || k.fallbackBytes > 1e18)
-            throwInputError(source, "bytes", "expected a byte count in [0, 1e18]");
+            throwInputError(source, named("bytes"), "expected a byte count in [0, 1e18]");
         return;
     }
     check("b", k.b);
@@ -205,7 +207,7 @@ void validateKernel(const Kernel& k, const std::string& source)
     }
     // Total work must stay far inside double's exact integer range for waves to be exact.
     if (k.flops() > 1e21 || k.bytes() > 1e18)
-        throwInputError(source, k.isGemm() ? "b*m*n*k" : "b*h", "kernel too large to forecast (over 1e21 FLOPs)");
+        throwInputError(source, named(k.isGemm() ? "b*m*n*k" : "b*h"), "kernel too large to forecast (over 1e21 FLOPs)");
 }
 
 } // namespace gpuforecast

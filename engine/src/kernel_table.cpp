@@ -105,7 +105,7 @@ KernelTable parseKernelTable(const std::string& text, const std::string& source,
         else
             row.kernel = Kernel::vector(op, parseDim(cells[cB], source, line + " b"),
                                         parseDim(cells[cH], source, line + " h"));
-        validateKernel(row.kernel, source + ": " + line);
+        validateKernel(row.kernel, source, line);
         if (content == TableContent::WithMeasurements) {
             Measurement m;
             m.latencyMs = parseNumber(cells[cLat], source, line + " latency_ms");

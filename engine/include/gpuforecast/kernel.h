@@ -70,6 +70,6 @@ std::optional<VectorOpTraits> traitsOf(const Kernel& k);
 
 // Throws ForecastError naming `source` and the field when dimensions are missing, non-positive or
 // so large that tile x wave arithmetic would lose precision.
-void validateKernel(const Kernel& k, const std::string& source);
+void validateKernel(const Kernel& k, const std::string& source, const std::string& fieldPrefix = {});
 
 } // namespace gpuforecast
