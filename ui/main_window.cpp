@@ -83,11 +83,8 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     ops->horizontalHeader()->resizeSection(OperatorTableModel::Name, 200);
     // So is the tile: a GEMM priced padded says so there ("128x128 /5 as m=256 k=4096"), and one
     // such row sized the column for all and pushed Share off-screen in a training step.
-    // Dims likewise (a backward GEMM's "1 x [16384x30522 · 30522x1024]"); both have tooltips.
-    for (const auto& [column, width] : {std::pair{int(OperatorTableModel::Tile), 100}, std::pair{int(OperatorTableModel::Dims), 225}}) {
-        ops->horizontalHeader()->setSectionResizeMode(column, QHeaderView::Interactive);
-        ops->horizontalHeader()->resizeSection(column, width);
-    }
+    ops->horizontalHeader()->setSectionResizeMode(OperatorTableModel::Tile, QHeaderView::Interactive);
+    ops->horizontalHeader()->resizeSection(OperatorTableModel::Tile, 100);
     ops->setTextElideMode(Qt::ElideMiddle);
     ops->setWordWrap(false); // a narrowed column elides; wrapped cells were cut to half a line
     ops->horizontalHeader()->setStretchLastSection(true); // no blank strip right of the table
