@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI: build everything (engine, CLI, GUI when Qt 6 and QCustomPlot are installed, tests) with
 # AddressSanitizer + LeakSanitizer + UndefinedBehaviorSanitizer (the "asan" preset in
-# CMakePresets.json, Debug, into build-asan/) and run the test suite under them. Fails on a build
+# CMakePresets.json, Debug with asserts at -O1, into build-asan/) and run the test suite under them. Fails on a build
 # error, a failing test, or any sanitizer report, including one printed by a child process
 # (test_cli runs gpuforecast-cli) whose exit status a test might not look at.
 #
