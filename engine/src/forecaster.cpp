@@ -422,7 +422,7 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
         // the efficiency they learned rises with the bytes, so one row of LLaMA's 4096 came out
         // slower than eight (A100: 75 us against 48; one token of LLaMA-2 7B slower than three).
         // Each such kernel is also priced padded and takes the fastest (whole columns, as above).
-        // Leave one GPU out, softmax and layer norm moved by at most 0.1 point.
+        // Leave one GPU out, softmax and layer norm moved by at most 0.13 point (P4 softmax).
         if (model.opClass() == OpClass::Softmax || model.opClass() == OpClass::LayerNorm) {
             std::vector<Kernel> padded;
             std::vector<KernelGeometry> at;

@@ -27,8 +27,9 @@ inline constexpr FeatureNames kGemmFeatureNames{
 // inputs, below). Their time is bytes / bandwidth x (how much of the bandwidth the access pattern
 // reaches), and with four training GPUs any per-SM spec ratio identifies one of them: leave one
 // GPU out, A100 softmax borrowed P100's poor efficiency because the two have similar bandwidth per
-// SM (error 68%; with these features 21%). The kernel's total bytes carries what per-SM features cannot: large
-// transfers keep DRAM streaming and amortise the launch, so efficiency keeps rising with size.
+// SM (error 68%; with these features 21%). The kernel's total bytes carries what per-SM features
+// cannot: large transfers keep DRAM streaming and amortise the launch, so efficiency keeps rising
+// with size.
 inline constexpr FeatureNames kVectorFeatureNames{
     "log_tile_bytes",     // DRAM bytes of one tile (a row for layer norm, 1-64 rows for softmax)
     "log_flops_per_byte", // which element-wise operator: add, gelu and tanh differ here
