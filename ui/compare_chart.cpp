@@ -179,7 +179,11 @@ void CompareChart::fitLabels()
     for (const auto& f : *forecasts)
         widestName = std::max(widestName, QFontMetrics(plot_->xAxis->tickLabelFont()).horizontalAdvance(QString::fromStdString(f.gpu)));
     plot_->xAxis->setTickLabelRotation(widestName > 0.95 * slot ? -30 : 0);
-    const double lines = full ? 6.5 : 3.5;
+    // Room above the tallest bar for the longest label (cut-short ones run to four lines).
+    qsizetype longest = 0;
+    for (const auto& l : labels_)
+        longest = std::max(longest, l.item->text().count('\n') + 1);
+    const double lines = double(longest) + 0.5;
     plot_->yAxis->setRange(bottom_, axisTop(0.085 * lines));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
