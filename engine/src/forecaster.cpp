@@ -1,5 +1,6 @@
 #include "gpuforecast/forecaster.h"
 
+#include "alternative_schedules.h"
 #include "gpuforecast/error.h"
 #include "gpuforecast/extrapolation.h"
 
@@ -28,25 +29,6 @@ Eigen::MatrixXd featureMatrix(OpClass c, std::span<const KernelGeometry> geometr
             features(r, Eigen::Index(j)) = fv[std::size_t(r)];
     }
     return features;
-}
-
-// Element-wise kernels are also priced on 2^(-1/8) ... 2^(-2) of the bandwidth (predictAsGiven).
-constexpr int kLessBandwidthSteps = 16;
-
-// The row counts a row-wise kernel (softmax, layer norm) of geometry `g` may be padded to without
-// more waves: each power of two above its rows, and each eighth of its last wave, up to the rows
-// that fill it.
-std::vector<long long> paddedRowCounts(const Kernel& k, const KernelGeometry& g, const GpuSpec& gpu)
-{
-    std::vector<long long> counts;
-    const double rows = double(std::max(k.b, 1LL));
-    const double wave = std::max(1.0, gpu.smCount) * g.tileRows, full = g.waves * wave;
-    for (double r = std::exp2(std::floor(std::log2(rows)) + 1); r < full; r *= 2)
-        counts.push_back(static_cast<long long>(r));
-    for (int eighth = 1; eighth <= 8; ++eighth)
-        if (const double r = std::ceil(full - wave + wave * eighth / 8.0); r > rows)
-            counts.push_back(static_cast<long long>(r));
-    return counts;
 }
 
 // Kept away from zero so that times and logs stay finite, and at or above the class's minimum.
@@ -373,75 +355,24 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
         std::optional<GemmEfficiencyDonor> donor;
         std::vector<double> overheadScale;
         Eigen::MatrixXd logSeconds = logSecondsOf(classKernels, geometries, donor, &overheadScale);
-        // The same tiles can always run in more waves, on fewer of the SMs, so a GEMM should never
-        // be forecast slower than that. The learned law need not know it: the networks read the
-        // wave count, and some give one wave a fraction of two waves' utilization (held-out A100:
-        // a 112 x 120 x 14 linear layer, one wave, at 82 us; its tiles in two waves at 56 us;
-        // measured 55 us). So a GEMM is also priced at w + 1 waves and at the count it would have
-        // on half the SMs (only those two), and each kernel takes its fastest count (whole, every
-        // member at that count, so the band stays one law's). Held-out A100 linear training rows
-        // 17.2% -> 15.6% (docs/accuracy.md, "Wave counts"). A count above the tile count is no
-        // schedule any GPU can run (one tile in two waves), so it is never a candidate.
+        // Each kernel also takes the fastest of the other ways a GPU could run it (whole columns:
+        // every member priced the same way, so the band stays one law's).
         std::vector<double> pricedWaves(idx.size(), 0.0);
-        if (model.opClass() == OpClass::Bmm || model.opClass() == OpClass::Linear)
-            for (const bool halfTheSms : {false, true}) {
-                std::vector<KernelGeometry> more = geometries;
-                for (auto& g : more)
-                    g.waves = halfTheSms ? std::ceil(g.numTiles / std::max(1.0, gpu.smCount / 2)) : g.waves + 1;
-                std::optional<GemmEfficiencyDonor> ignored;
-                const Eigen::MatrixXd alternative = logSecondsOf(classKernels, more, ignored, nullptr);
-                for (Eigen::Index j = 0; j < alternative.cols(); ++j)
-                    if (more[std::size_t(j)].waves <= more[std::size_t(j)].numTiles
-                        && alternative.col(j).mean() < logSeconds.col(j).mean()) {
-                        logSeconds.col(j) = alternative.col(j);
-                        pricedWaves[std::size_t(j)] = more[std::size_t(j)].waves;
-                    }
+        if (const auto alternatives = detail::alternativeSchedules(model.opClass(), classKernels, geometries, gpu);
+            !alternatives.empty()) {
+            std::vector<Kernel> altKernels;
+            std::vector<KernelGeometry> altGeometries;
+            for (const auto& a : alternatives) {
+                altKernels.push_back(a.kernel);
+                altGeometries.push_back(a.geometry);
             }
-        // A GPU can always run a streaming kernel as one with less bandwidth would, so more bandwidth
-        // must never make it slower. The element-wise networks read the roofline time, and a shorter
-        // one reaches less of the bandwidth; read near measured GPUs whose hosts hid such kernels,
-        // they let the efficiency fall faster than the roofline time (T4's 768 x 768 `add` at 29 us,
-        // and at 36 us on twice the bandwidth). So an element-wise kernel is also priced as on up to
-        // 4x less bandwidth, in steps of 2^(1/8), and takes the fastest (whole columns, as above).
-        if (model.opClass() == OpClass::Elementwise)
-            for (int step = 1; step <= kLessBandwidthSteps; ++step) {
-                GpuSpec slower = gpu;
-                slower.memoryBandwidthGBps /= std::exp2(step / 8.0);
-                std::vector<KernelGeometry> at;
-                for (const Kernel& k : classKernels)
-                    at.push_back(vectorGeometry(k, slower));
-                std::optional<GemmEfficiencyDonor> ignored;
-                const Eigen::MatrixXd alternative = logSecondsOf(classKernels, at, ignored, nullptr);
-                for (Eigen::Index j = 0; j < alternative.cols(); ++j)
-                    if (alternative.col(j).mean() < logSeconds.col(j).mean())
-                        logSeconds.col(j) = alternative.col(j);
-            }
-        // Softmax and layer norm can always run on rows padded up to a power of two, or up to the
-        // rows that fill their last wave, so more rows must never make them faster. The networks
-        // need not know it: every kernel of fewer tiles than SMs is priced as one whole wave, and
-        // the efficiency they learned rises with the bytes, so one row of LLaMA's 4096 came out
-        // slower than eight (A100: 75 us against 48; one token of LLaMA-2 7B slower than three).
-        // Each such kernel is also priced padded and takes the fastest (whole columns, as above).
-        // Leave one GPU out, softmax and layer norm moved by at most 0.13 point (P4 softmax).
-        if (model.opClass() == OpClass::Softmax || model.opClass() == OpClass::LayerNorm) {
-            std::vector<Kernel> padded;
-            std::vector<KernelGeometry> at;
-            std::vector<Eigen::Index> origin;
-            for (std::size_t j = 0; j < classKernels.size(); ++j)
-                for (const long long rows : paddedRowCounts(classKernels[j], geometries[j], gpu)) {
-                    Kernel p = classKernels[j];
-                    p.b = rows;
-                    padded.push_back(p);
-                    at.push_back(vectorGeometry(p, gpu));
-                    origin.push_back(Eigen::Index(j));
-                }
-            if (!padded.empty()) {
-                std::optional<GemmEfficiencyDonor> ignored;
-                const Eigen::MatrixXd alternatives = logSecondsOf(padded, at, ignored, nullptr);
-                for (Eigen::Index col = 0; col < alternatives.cols(); ++col) {
-                    const Eigen::Index j = origin[std::size_t(col)];
-                    if (alternatives.col(col).mean() < logSeconds.col(j).mean())
-                        logSeconds.col(j) = alternatives.col(col);
+            std::optional<GemmEfficiencyDonor> ignored;
+            const Eigen::MatrixXd altLogSeconds = logSecondsOf(altKernels, altGeometries, ignored, nullptr);
+            for (std::size_t col = 0; col < alternatives.size(); ++col) {
+                const auto j = Eigen::Index(alternatives[col].of);
+                if (altLogSeconds.col(Eigen::Index(col)).mean() < logSeconds.col(j).mean()) {
+                    logSeconds.col(j) = altLogSeconds.col(Eigen::Index(col));
+                    pricedWaves[std::size_t(j)] = alternatives[col].pricedWaves;
                 }
             }
         }
