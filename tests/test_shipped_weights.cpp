@@ -318,7 +318,7 @@ private slots:
     // bandwidth must still never make a kernel slower. Read by the networks alone it did: T4's
     // 768 x 768 `add` at 29 us, and at 36 us on twice the bandwidth (read near P100 and V100,
     // whose hosts hide such kernels). Sheets read as new GPUs, half to three times the bandwidth.
-    // The forecaster tries bandwidths 2^(1/8) apart (predictAsGiven); between two of them the
+    // The forecaster tries bandwidths 2^(1/8) apart (engine/src/alternative_schedules.cpp); between two of them the
     // networks' own curve may still rise a little (0.6% at most here), hence the 1%.
     void elementwiseKernelsAreNeverSlowerOnMoreBandwidth()
     {
@@ -574,7 +574,7 @@ private slots:
     // Softmax and layer norm could run on padded rows, so more rows must never make them faster.
     // Priced by the networks alone they were: one row of LLaMA's 4096 took 75 us on the A100, eight
     // rows 48 us, and a step of LLaMA-2 7B came out faster for three tokens than for one. Padding
-    // to powers of two and to eighths of the last wave (Forecaster::predictAsGiven) leaves under
+    // to powers of two and to eighths of the last wave (engine/src/alternative_schedules.cpp) leaves under
     // 0.1% between grid points on these sheets; the test allows 0.5%.
     void rowWiseKernelsAreNeverFasterWithMoreRows()
     {

@@ -33,7 +33,7 @@ struct KernelForecast {
     // utilization are the padded run's.
     long long paddedM = 0, paddedK = 0, paddedN = 0; // 0: not padded
     // A GEMM priced as its tiles in more waves than it has (on fewer of the SMs), which the
-    // networks made faster (Forecaster::predictAsGiven): that wave count; 0: its own.
+    // networks made faster (engine/src/alternative_schedules.cpp): that wave count; 0: its own.
     double pricedWaves = 0;
     double wavesPricedAt() const { return pricedWaves > 0 ? pricedWaves : geometry.waves; }
     // How much of the class's launch overhead this forecast carries. A GPU that borrows a measured
