@@ -1015,6 +1015,47 @@ private slots:
             breakdown->plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + "/breakdown.png", 1200, 700);
     }
 
+    void breakdownOutlinesEachClassOfALayerInItsOwnSegment()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(!session.setOptions(GraphOptions{2, 256, true, false}).has_value()); // a training step
+        // A layer whose launches fall in two classes: its GEMMs, and the element-wise accumulation
+        // of its weight gradient under the same name.
+        QString name;
+        for (const auto& op : session.forecasts()->front().ops) {
+            std::set<OpClass> classes;
+            for (const auto& other : session.forecasts()->front().ops)
+                if (other.op.node == op.op.node)
+                    classes.insert(other.op.kernel.opClass);
+            if (classes.count(OpClass::Linear) && classes.count(OpClass::Elementwise)) {
+                name = QString::fromStdString(op.op.node);
+                break;
+            }
+        }
+        QVERIFY2(!name.isEmpty(), "no layer with GEMM and element-wise launches in a training step");
+        BreakdownChart chart(&session);
+        for (const bool normalized : {false, true}) {
+            chart.setNormalized(normalized);
+            chart.setSelectedOperator(name);
+            const auto& values = chart.shownValues();
+            std::vector<double> outlined(session.forecasts()->size(), 0.0);
+            std::set<std::pair<std::size_t, std::size_t>> rows;
+            for (const auto& o : chart.highlightOutlines()) {
+                double base = 0;
+                for (std::size_t r = 0; r < o.row; ++r)
+                    base += values[r][o.gpu];
+                QVERIFY2(o.bottom >= base - 1e-9 && o.top <= base + values[o.row][o.gpu] + 1e-9,
+                         qPrintable(QString("%1: outline of row %2 outside its segment").arg(name).arg(o.row)));
+                outlined[o.gpu] += o.top - o.bottom;
+                rows.insert({o.gpu, o.row});
+            }
+            for (std::size_t g = 0; g < outlined.size(); ++g) {
+                QVERIFY(rows.count({g, 1}) && rows.count({g, 2})); // linear and element-wise, on every GPU
+                QVERIFY(std::abs(outlined[g] - chart.highlightedValues().at(g)) <= 1e-9 * (1 + outlined[g]));
+            }
+        }
+    }
+
     void compareSaysWhoseGemmEfficiencyAGpuBorrows()
     {
         ForecastSession session(nullptr, store());

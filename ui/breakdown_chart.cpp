@@ -135,36 +135,43 @@ void BreakdownChart::rebuild()
 void BreakdownChart::drawHighlight(const ForecastList& forecasts)
 {
     highlighted_.clear();
+    outlines_.clear();
     const QString name = selectedOperator();
     if (name.isEmpty())
         return;
     const bool norm = normalized_->isChecked();
     const QColor ink = plot_->xAxis->labelColor();
     for (std::size_t g = 0; g < forecasts.size(); ++g) {
-        // All of the operator's launches on this GPU (forward, backward, accumulate), and its class.
-        double ms = 0;
-        std::size_t row = kChartClasses.size();
+        // All of the operator's launches on this GPU (forward, backward, accumulate), by class.
+        std::array<double, kChartClasses.size()> msByClass{};
         for (const auto& op : forecasts[g].ops)
             if (QString::fromStdString(op.op.node) == name) {
-                ms += op.totalSeconds() * 1e3;
-                row = std::size_t(std::find(kChartClasses.begin(), kChartClasses.end(), op.op.kernel.opClass) -
-                                  kChartClasses.begin());
+                const auto row = std::find(kChartClasses.begin(), kChartClasses.end(), op.op.kernel.opClass) -
+                                 kChartClasses.begin();
+                msByClass[std::size_t(row)] += op.totalSeconds() * 1e3;
             }
+        double ms = 0;
+        for (const double v : msByClass)
+            ms += v;
         const double total = forecasts[g].totalSeconds() * 1e3;
-        const double shown = norm ? (total > 0 ? 100 * ms / total : 0) : ms;
-        highlighted_.push_back(shown);
-        if (row >= kChartClasses.size() || shown <= 0)
+        auto inBarUnit = [&](double v) { return norm ? (total > 0 ? 100 * v / total : 0) : v; };
+        highlighted_.push_back(inBarUnit(ms));
+        if (inBarUnit(ms) <= 0)
             continue;
-        // The class's segment starts above the classes stacked below it; the operator sits at its bottom.
-        double base = 0;
-        for (std::size_t c = 0; c < row; ++c)
-            base += values_[c][g];
         const double x = double(g) + 1;
-        auto* box = new QCPItemRect(plot_);
-        box->topLeft->setCoords(x - 0.3, base + shown);
-        box->bottomRight->setCoords(x + 0.3, base);
-        box->setPen(QPen(ink, 2));
-        box->setBrush(Qt::NoBrush);
+        // Each class's part sits at the bottom of that class's segment, above the classes below it.
+        double base = 0;
+        for (std::size_t row = 0; row < kChartClasses.size(); ++row) {
+            if (const double shown = inBarUnit(msByClass[row]); shown > 0) {
+                outlines_.push_back({g, row, base, base + shown});
+                auto* box = new QCPItemRect(plot_);
+                box->topLeft->setCoords(x - 0.3, base + shown);
+                box->bottomRight->setCoords(x + 0.3, base);
+                box->setPen(QPen(ink, 2));
+                box->setBrush(Qt::NoBrush);
+            }
+            base += values_[row][g];
+        }
         double barTop = 0;
         for (const auto& r : values_)
             barTop += r[g];

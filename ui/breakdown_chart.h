@@ -33,6 +33,13 @@ public:
     // The picked operator's part of each bar (same unit as the bars; empty when none is picked),
     // outlined inside its class's segment and labelled above the bar.
     const std::vector<double>& highlightedValues() const { return highlighted_; }
+    // One outline per GPU and class the picked operator has time in: in a training step a layer's
+    // gradient accumulation is element-wise work under the layer's name.
+    struct Outline {
+        std::size_t gpu = 0, row = 0; // column in forecast order; row in kChartClasses order
+        double bottom = 0, top = 0;   // in the bars' unit
+    };
+    const std::vector<Outline>& highlightOutlines() const { return outlines_; }
 
 private:
     void rebuild() override;
@@ -42,6 +49,7 @@ private:
     QCheckBox* normalized_;
     std::vector<std::vector<double>> values_;
     std::vector<double> highlighted_;
+    std::vector<Outline> outlines_;
     QStringList gpuNames_;
 };
 
