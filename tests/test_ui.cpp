@@ -1111,6 +1111,15 @@ private slots:
         const QString onOwn = waves.toolTipAt({lawRect->axis(QCPAxis::atBottom)->coordToPixel(curve.ownWaves),
                                                lawRect->axis(QCPAxis::atLeft)->coordToPixel(curve.ownUtilization)});
         QVERIFY2(onOwn.contains(gpu0) && onOwn.contains("utilization") && onOwn.contains("wave"), qPrintable(onOwn));
+        // It also gives the kernel's utilization inside the model, the operator table's "Util.".
+        int forwardQkv = 0;
+        for (const auto& op : session.forecasts()->front().ops)
+            if (op.op.node == "attn.qkv" && op.op.phase == Phase::Forward) {
+                const QString util = QString("%1%").arg(100 * op.forecast.utilization, 0, 'f', 1);
+                QVERIFY2(onOwn.contains("in the model: " + util), qPrintable(onOwn + " / " + util));
+                ++forwardQkv;
+            }
+        QCOMPARE(forwardQkv, 1);
 
         CompareChart compare(&session);
         shown(compare);

@@ -123,7 +123,18 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
 
 QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole) { // the two columns that read differently from the Waves tab
+        if (section == Utilization)
+            return tr("Roofline time over the forecast time inside the model, where the queue hides most "
+                      "of the launch overhead. The Waves tab's curve is the learned law, before the overhead.");
+        if (section == Waves)
+            return tr("Waves of tiles over the SMs; \"1 (as 2)\": the tiles were priced in two waves, which "
+                      "the networks made faster.");
+        return {};
+    }
+    if (role != Qt::DisplayRole)
         return {};
     static const char* names[] = {"Operator", "Class", "Phase", "Count", "Dims",   "Tile",
                                   "Waves",    "Util.", "Bound", "Time (ms)", "Share"};

@@ -78,6 +78,7 @@ std::vector<UtilizationCurve> utilizationCurves(const ForecastSession& session, 
                            waveFill(own[g], gpu)};
         const double ownWaves[] = {own[g].waves};
         c.ownUtilization = session.forecaster().utilizationCurve(kernel, gpu, ownWaves).front();
+        c.inModelUtilization = session.forecaster().predictQueued(std::span<const Kernel>(&kernel, 1), gpu).front().utilization;
         out.push_back(std::move(c));
     }
     return out;
@@ -287,12 +288,15 @@ QString WavesChart::toolTipAt(const QPointF& pixel) const
     };
     if (const int i = indexOf(ownGraphs_); i < int(ownGraphs_.size())) {
         const UtilizationCurve& c = curves_[std::size_t(i)];
-        return tr("%1\n%2 (its own size): %3 waves, utilization %4\n%5")
+        return tr("%1\n%2 (its own size): %3 %4, learned utilization %5\n%6")
                    .arg(c.gpu, shownOperator_)
                    .arg(p.key)
+                   .arg(p.key == 1 ? tr("wave") : tr("waves"))
                    .arg(p.value, 0, 'f', 3)
                    .arg(fillText(c.fill)) +
-               (c.fill.partialFill > 0 ? tr(" of the SMs") : QString());
+               (c.fill.partialFill > 0 ? tr(" of the SMs") : QString()) +
+               tr("\nin the model: %1% of the roofline (the table's Util.; launch overhead hidden by the queue)")
+                   .arg(100 * c.inModelUtilization, 0, 'f', 1);
     }
     if (const int i = indexOf(curveGraphs_); i < int(curveGraphs_.size()))
         return tr("%1\n%2 at %3 waves: utilization %4 of the roofline")
@@ -300,11 +304,15 @@ QString WavesChart::toolTipAt(const QPointF& pixel) const
             .arg(p.key, 0, 'f', 1)
             .arg(p.value, 0, 'f', 3);
     if (const int i = indexOf(stepGraphs_); i < int(stepGraphs_.size()))
-        return tr("%1\n%2 with %3 = %4: %5 ms, %6 waves")
+    {
+        const double waves = sweeps_[std::size_t(i)].waves[std::size_t(p.index)];
+        return tr("%1\n%2 with %3 = %4: %5 ms, %6 %7")
             .arg(sweeps_[std::size_t(i)].gpu, shownOperator_, dimensionName())
             .arg(p.key)
             .arg(p.value, 0, 'f', 3)
-            .arg(sweeps_[std::size_t(i)].waves[std::size_t(p.index)]);
+            .arg(waves)
+            .arg(waves == 1 ? tr("wave") : tr("waves"));
+    }
     // A boundary line anywhere along its height, not only at its ends.
     if (!sweeps_.empty() && staircaseRect_->rect().contains(pixel.toPoint()))
         for (double b : markedBoundaries_)

@@ -32,6 +32,9 @@ struct UtilizationCurve {
     std::vector<double> waves, utilization;
     double ownWaves = 0, ownUtilization = 0; // where the kernel itself sits on the curve
     WaveFill fill;                           // how its tiles fill the SMs
+    // Its roofline time over its forecast inside the model, the operator table's "Util.": above the
+    // law for a kernel near the launch floor, whose overhead the queue hides.
+    double inModelUtilization = 0;
 };
 
 // The learned utilization of the kernel's tiles from 1 wave to well past its own wave count.
