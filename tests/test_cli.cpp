@@ -471,6 +471,36 @@ private slots:
         QVERIFY(!cli({"predict", "--model", "gpt2_large", "--gpu", "MI210", "--seq", "512"}).out.contains("check the spec sheet"));
     }
 
+    // Every layout's JSON has the same keys, and they mean the same: the busiest GPU's step, whose
+    // ops add up to fw_ms + bw_ms, and with communication and bubble to e2e_ms. A pipeline's
+    // fw_ms was one micro-batch through every layer, a quarter of its step.
+    void predictJsonHasOneShapeForEveryLayout()
+    {
+        const QStringList base{"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--batch", "8", "--seq", "512",
+                               "--mode", "training", "--json"};
+        QStringList keys;
+        for (const QStringList& layout : {QStringList{}, QStringList{"--parallel", "pp4_8"}, QStringList{"--parallel", "tp4"},
+                                          QStringList{"--parallel", "dp4"}, QStringList{"--dp", "2", "--pp", "2", "--microbatches", "4"}}) {
+            const Run r = cli(base + layout);
+            QCOMPARE(r.code, 0);
+            const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+            if (keys.isEmpty())
+                keys = j.keys();
+            QCOMPARE(j.keys(), keys);
+            const double e2e = j["e2e_ms"].toDouble(), compute = j["fw_ms"].toDouble() + j["bw_ms"].toDouble();
+            double ops = 0;
+            for (const auto& op : j["ops"].toArray())
+                ops += op.toObject()["fw_ms"].toDouble() + op.toObject()["bw_ms"].toDouble();
+            QVERIFY2(std::abs(ops - compute) <= 1e-9 * e2e, qPrintable(layout.join(' ')));
+            QVERIFY(std::abs(j["compute_ms"].toDouble() - compute) <= 1e-9 * e2e);
+            QVERIFY(std::abs(compute + j["comm_ms"].toDouble() + j["bubble_ms"].toDouble() - e2e) <= 1e-9 * e2e);
+            const double stages = j["stage_ms"].toArray().size();
+            QCOMPARE(stages, layout.contains("pp4_8") ? 4.0 : layout.contains("--pp") ? 2.0 : 1.0);
+            const QJsonValue parameters = j["memory"].toObject()["parameters"];
+            QCOMPARE(parameters.toDouble(), std::round(parameters.toDouble())); // a count, never 193192404.25
+        }
+    }
+
     void predictJsonFollowsTheContract()
     {
         const Run r = cli({"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--batch", "4", "--seq", "1024",

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -60,7 +61,8 @@ nlohmann::json dimsJson(const Kernel& k)
 nlohmann::json memoryJson(const ModelForecast& r)
 {
     const auto& m = r.memory;
-    return {{"parameters", m.parametersCount},        {"weights_gb", m.weightsBytes / 1e9},
+    // A pipeline stage's share of the parameters need not be whole; a count is printed whole.
+    return {{"parameters", std::llround(m.parametersCount)}, {"weights_gb", m.weightsBytes / 1e9},
             {"gradients_gb", m.gradientsBytes / 1e9}, {"optimizer_gb", m.optimizerBytes / 1e9},
             {"activations_gb", m.activationsBytes / 1e9}, {"kv_cache_gb", m.kvCacheBytes / 1e9},
             {"total_gb", m.totalBytes() / 1e9},       {"gpu_gb", r.gpuMemoryBytes / 1e9},
@@ -112,6 +114,23 @@ nlohmann::json toJson(const ModelForecast& r)
     }
     j["ops"] = std::move(ops);
     return j;
+}
+
+// The layout keys, in every forecast's JSON so that its shape does not depend on the layout: one
+// GPU is a layout of one stage with no communication and no bubble. The communication keys start
+// at zero; a multi-GPU forecast sets them.
+void addLayoutJson(nlohmann::json& j, const ParallelLayout& layout, double microbatchSeconds,
+                   const std::vector<double>& stageSeconds)
+{
+    j["gpus"] = layout.gpus();
+    j["layout"] = parallelLayoutToJson(layout);
+    j["per_gpu_microbatch_ms"] = microbatchSeconds * 1e3;
+    j["compute_ms"] = j["fw_ms"].get<double>() + j["bw_ms"].get<double>();
+    for (const char* key : {"comm_ms", "tp_comm_ms", "pp_comm_ms", "dp_comm_ms", "bubble_ms"})
+        j[key] = 0.0;
+    j["stage_ms"] = nlohmann::json::array();
+    for (double s : stageSeconds)
+        j["stage_ms"].push_back(s * 1e3);
 }
 
 struct Notes {
@@ -263,6 +282,7 @@ int runPredict(const std::vector<std::string>& args)
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);
         if (a.has("--json")) {
             nlohmann::json j = toJson(r);
+            addLayoutJson(j, layout, r.totalSeconds(), {r.totalSeconds()});
             addNotes(j, notes);
             std::cout << j.dump(2) << "\n";
         } else {
@@ -277,22 +297,16 @@ int runPredict(const std::vector<std::string>& args)
                         "needed for a multi-GPU forecast (the sheet gives no GPU-to-GPU link)");
     const ParallelForecast p = forecastParallel(forecaster, config, options, layout, gpu);
     if (a.has("--json")) {
-        nlohmann::json j = toJson(p.perGpu);
-        j["batch"] = options.batch;
-        j["gpus"] = layout.gpus();
-        j["layout"] = parallelLayoutToJson(layout);
-        j["per_gpu_microbatch_ms"] = p.perGpu.totalSeconds() * 1e3;
+        // The busiest GPU's whole step, as for one GPU: fw_ms + bw_ms + comm_ms + bubble_ms = e2e_ms,
+        // and its ops (each with its repeats) add up to fw_ms and bw_ms.
+        nlohmann::json j = toJson(p.step);
+        addLayoutJson(j, layout, p.perGpu.totalSeconds(), p.stageSeconds);
         j["e2e_ms"] = p.totalSeconds() * 1e3;
-        j["compute_ms"] = p.computeSeconds * 1e3;
         j["comm_ms"] = p.commSeconds() * 1e3;
         j["tp_comm_ms"] = p.tensorCommSeconds * 1e3;
         j["pp_comm_ms"] = p.pipelineCommSeconds * 1e3;
         j["dp_comm_ms"] = p.dataCommSeconds * 1e3;
         j["bubble_ms"] = p.bubbleSeconds * 1e3;
-        j["memory"] = memoryJson(p.step);
-        j["stage_ms"] = nlohmann::json::array();
-        for (double s : p.stageSeconds)
-            j["stage_ms"].push_back(s * 1e3);
         addNotes(j, notes);
         std::cout << j.dump(2) << "\n";
     } else {
