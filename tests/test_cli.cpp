@@ -69,6 +69,14 @@ private slots:
             QCOMPARE(p.exitCode(), 1);
             QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("cannot write the output"));
         }
+        // So does a full disk under --out: the input was fine (1), where a path that cannot be
+        // written at all is a bad argument (2).
+        const Run full = cli({"kernels", "--in", kData + "/small_kernels.csv", "--out", "/dev/full"});
+        QCOMPARE(full.code, 1);
+        QVERIFY2(full.err.contains("/dev/full: write failed"), qPrintable(full.err));
+        const Run nowhere = cli({"kernels", "--in", kData + "/small_kernels.csv", "--out", "/no/such/dir/p.csv"});
+        QCOMPARE(nowhere.code, 2);
+        QVERIFY2(nowhere.err.contains("/no/such/dir/p.csv: cannot write"), qPrintable(nowhere.err));
     }
 
     void gpusListsBundledSpecs()

@@ -93,6 +93,9 @@ int main(int argc, char** argv)
     } catch (const cli::UsageError& e) {
         std::cerr << "gpuforecast-cli " << args[0] << ": " << e.what() << "\n";
         return 2;
+    } catch (const OutputError& e) { // the input was fine; the disk was not
+        std::cerr << "gpuforecast-cli: " << e.what() << "\n";
+        return 1;
     } catch (const ForecastError& e) {
         std::cerr << "gpuforecast-cli: " << e.what() << "\n";
         return 2;

@@ -105,7 +105,7 @@ void writeInPlace(const std::string& path, const std::string& content)
         std::FILE* stream = path.back() == '1' || path == "/dev/stdout" ? stdout : stderr;
         errno = 0;
         if (std::fwrite(content.data(), 1, content.size(), stream) != content.size() || std::fflush(stream) != 0)
-            throwInputError(path, "", "write failed (" + std::string(errno ? std::strerror(errno) : "short write") + ")");
+            throwOutputError(path, "write failed (" + std::string(errno ? std::strerror(errno) : "short write") + ")");
         return;
     }
     std::FILE* f = std::fopen(path.c_str(), "ab"); // a device or FIFO: append never truncates
@@ -117,7 +117,7 @@ void writeInPlace(const std::string& path, const std::string& content)
     const bool closed = std::fclose(f) == 0;
     const int err = written ? errno : writeError;
     if (!written || !closed)
-        throwInputError(path, "", "write failed (" + std::string(err ? std::strerror(err) : "short write") + ")");
+        throwOutputError(path, "write failed (" + std::string(err ? std::strerror(err) : "short write") + ")");
 }
 
 } // namespace
@@ -158,7 +158,7 @@ void writeFileAtomically(const std::string& path, const std::string& content)
         if (std::fclose(f) != 0 || !ok) {
             std::error_code ec;
             fs::remove(tmp, ec);
-            throwInputError(path, "", "write failed (disk full?)");
+            throwOutputError(path, "write failed (disk full?)");
         }
     }
     std::error_code ec;
@@ -168,7 +168,7 @@ void writeFileAtomically(const std::string& path, const std::string& content)
     if (ec) {
         const std::string why = ec.message(); // before remove() overwrites ec ("Success")
         fs::remove(tmp, ec);
-        throwInputError(path, "", "cannot replace the file (" + why + ")");
+        throwOutputError(path, "cannot replace the file (" + why + ")");
     }
 }
 
@@ -177,7 +177,7 @@ void writeGzipFileAtomically(const std::string& path, const std::string& content
     z_stream zs{};
     // windowBits 15 + 16 selects the gzip wrapper, so `zcat` reads the result.
     if (deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-        throwInputError(path, "", "cannot start compression");
+        throwOutputError(path, "cannot start compression");
     std::string out(deflateBound(&zs, uLong(content.size())) + 64, '\0');
     zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(content.data()));
     zs.avail_in = uInt(content.size());
@@ -187,7 +187,7 @@ void writeGzipFileAtomically(const std::string& path, const std::string& content
     out.resize(zs.total_out);
     deflateEnd(&zs);
     if (rc != Z_STREAM_END)
-        throwInputError(path, "", "compression failed");
+        throwOutputError(path, "compression failed");
     writeFileAtomically(path, out);
 }
 

@@ -18,6 +18,8 @@ void throwInputError(const std::string& source, const std::string& field, const 
     throw ForecastError(msg);
 }
 
+void throwOutputError(const std::string& path, const std::string& what) { throw OutputError(path + ": " + what); }
+
 namespace json_fields {
 
 std::string plainNumber(double x)
