@@ -596,6 +596,8 @@ private slots:
         QTest::newRow("empty value") << base + QStringList{"--batch", ""} << "--batch: empty value";
         QTest::newRow("layout said twice") << base + QStringList{"--mode", "training", "--parallel", "tp4", "--tp", "2"}
                                            << "--tp: already set by --parallel tp4";
+        QTest::newRow("one micro-batch said, eight asked") << base + QStringList{"--mode", "training", "--batch", "8", "--parallel", "pp4_1", "--microbatches", "8"}
+                                                           << "--microbatches: already set by --parallel pp4_1";
         QTest::newRow("config file missing") << QStringList{"predict", "--model", "/nope/config.json", "--gpu", "T4", "--seq", "8"}
                                              << "/nope/config.json: no such file";
         QTest::newRow("micro-batches without a pipeline") << base + QStringList{"--mode", "training", "--microbatches", "4"}

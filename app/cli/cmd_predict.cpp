@@ -256,6 +256,9 @@ int runPredict(const std::vector<std::string>& args)
         for (const auto& [flag, degree] : set)
             if (degree > 1 && a.value(flag))
                 throw UsageError(std::string(flag) + ": already set by --parallel " + *p);
+        // pp4_1 says one micro-batch as plainly as pp4_8 says eight; pp4 leaves the count open.
+        if (p->find('_') != std::string::npos && a.value("--microbatches"))
+            throw UsageError("--microbatches: already set by --parallel " + *p);
     }
     layout.dp = a.integer("--dp", layout.dp, 1, 4096);
     layout.tp = a.integer("--tp", layout.tp, 1, 4096);
