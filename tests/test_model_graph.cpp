@@ -228,6 +228,22 @@ private slots:
         QVERIFY(self > 0 && cross > 0);
     }
 
+    // Every downloaded model's file is config.json: it goes by the model's own name, or its folder's.
+    void configFilesAreNamedAfterTheirModel()
+    {
+        const nlohmann::json plain{{"model_type", "llama"}};
+        QCOMPARE(modelNameForFile("/models/gpt2_large.json", plain), std::string("gpt2_large"));
+        QCOMPARE(modelNameForFile("/hub/llama-3-8b/config.json", plain), std::string("llama-3-8b"));
+        QCOMPARE(modelNameForFile("/hub/x/config.json", {{"_name_or_path", "meta-llama/Llama-2-7b-hf"}}),
+                 std::string("Llama-2-7b-hf"));
+        QCOMPARE(modelNameForFile("/hub/x/config.json", {{"_name_or_path", "/ckpt/run7/"}}), std::string("run7"));
+        QCOMPARE(modelNameForFile("/hub/x/config.json", {{"_name_or_path", ""}}), std::string("x"));
+        QCOMPARE(modelNameForFile("/hub/x/config.json", {{"_name_or_path", 7}}), std::string("x"));
+        // Only config.json: a bundled or renamed file keeps its own name whatever it says inside.
+        QCOMPARE(modelNameForFile("/models/llama2_7b.json", {{"_name_or_path", "meta-llama/Llama-2-7b-hf"}}),
+                 std::string("llama2_7b"));
+    }
+
     void rejectsBadConfigs_data()
     {
         QTest::addColumn<QString>("config");

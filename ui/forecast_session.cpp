@@ -344,7 +344,7 @@ std::optional<QString> ForecastSession::setModel(const QString& idOrPath)
         emit errorOccurred(QString::fromUtf8(e.what()));
         return QString::fromUtf8(e.what());
     }
-    if (auto error = installModel(config, QFileInfo(path).completeBaseName(), bundled))
+    if (auto error = installModel(config, QString::fromStdString(modelNameForFile(path.toStdString(), config)), bundled))
         return error;
     if (model_ && !selected_.isEmpty())
         recompute();

@@ -215,10 +215,31 @@ ModelConfig modelConfigFromJson(const json& j, const std::string& source)
     return c;
 }
 
+std::string modelNameForFile(const std::string& path, const nlohmann::json& config)
+{
+    namespace fs = std::filesystem;
+    const fs::path file = fs::absolute(fs::path(path)).lexically_normal();
+    const std::string stem = file.stem().string();
+    if (stem != "config")
+        return stem;
+    if (const auto it = config.find("_name_or_path"); it != config.end() && it->is_string()) {
+        std::string name = it->get<std::string>();
+        while (!name.empty() && name.back() == '/')
+            name.pop_back();
+        if (const auto slash = name.find_last_of('/'); slash != std::string::npos)
+            name = name.substr(slash + 1);
+        if (!name.empty() && name != "." && name != "..")
+            return name;
+    }
+    const std::string folder = file.parent_path().filename().string();
+    return folder.empty() ? stem : folder;
+}
+
 ModelConfig loadModelConfig(const std::string& path)
 {
-    ModelConfig c = modelConfigFromJson(json_fields::parse(readFile(path), path), path);
-    c.id = std::filesystem::path(path).stem().string();
+    const json config = json_fields::parse(readFile(path), path);
+    ModelConfig c = modelConfigFromJson(config, path);
+    c.id = modelNameForFile(path, config);
     return c;
 }
 

@@ -49,7 +49,12 @@ struct ModelConfig {
 // Throws ForecastError for an unsupported model_type or a missing, null or out-of-range field.
 ModelConfig modelConfigFromJson(const nlohmann::json& j, const std::string& source);
 
-// Reads the file at `path`; the id is the file name without ".json".
+// The name a config file goes by: its file name without ".json", but for Hugging Face's own
+// name, config.json, which every downloaded model shares: the model's "_name_or_path" (its last
+// part, "Llama-2-7b-hf"), else the folder it is in.
+std::string modelNameForFile(const std::string& path, const nlohmann::json& config);
+
+// Reads the file at `path`; the id is modelNameForFile.
 ModelConfig loadModelConfig(const std::string& path);
 
 } // namespace gpuforecast
