@@ -31,7 +31,7 @@ inline constexpr FeatureNames kGemmFeatureNames{
 // cannot: large transfers keep DRAM streaming and amortise the launch, so efficiency keeps rising
 // with size.
 inline constexpr FeatureNames kVectorFeatureNames{
-    "log_tile_bytes",     // DRAM bytes of one tile (a row for layer norm, 1-64 rows for softmax)
+    "log_tile_bytes",     // DRAM bytes of one tile (a row for layer norm, 1-256 rows for softmax)
     "log_flops_per_byte", // which element-wise operator: add, gelu and tanh differ here
     "log_kernel_bytes",   // all tiles
     "log_waves",
@@ -67,7 +67,7 @@ inline constexpr FeatureNames kElementwiseFeatureNames{
 // tile count"). Layer norm lost on it and keeps its waves.
 inline constexpr FeatureNames kSoftmaxFeatureNames{
     "log_tile_bytes",
-    "log_rows_per_tile", // 1 for cunn_SoftMaxForward; 4-64 for softmax_warp_forward
+    "log_rows_per_tile", // 1 for cunn_SoftMaxForward; 4-256 for softmax_warp_forward
     "log_kernel_bytes",
     "log_tiles",
 };
