@@ -244,6 +244,22 @@ private slots:
                  std::string("llama2_7b"));
     }
 
+    // transformers loads a LLaMA-family config without max_position_embeddings (early LLaMA
+    // uploads say max_sequence_length) with its own default; so do we.
+    void rotaryConfigsMayLeaveOutTheirPositions()
+    {
+        const auto load = [](const char* text) { return modelConfigFromJson(nlohmann::json::parse(text), "config.json"); };
+        const char* base = R"({"model_type": "%1", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
+            "intermediate_size": 128, "vocab_size": 100%2})";
+        auto config = [&](const char* type, const char* extra) { return QString(base).arg(type, extra).toStdString(); };
+        QCOMPARE(load(config("llama", "").c_str()).maxPositions, 2048LL);
+        QCOMPARE(load(config("qwen2", "").c_str()).maxPositions, 32768LL);
+        QCOMPARE(load(config("mistral", "").c_str()).maxPositions, 131072LL);
+        QCOMPARE(load(config("llama", R"(, "max_sequence_length": 4096)").c_str()).maxPositions, 4096LL);
+        QCOMPARE(load(config("llama", R"(, "max_sequence_length": 4096, "max_position_embeddings": 8192)").c_str()).maxPositions, 8192LL);
+        QVERIFY_THROWS_EXCEPTION(ForecastError, load(config("llama", R"(, "max_position_embeddings": 0)").c_str()));
+    }
+
     void rejectsBadConfigs_data()
     {
         QTest::addColumn<QString>("config");

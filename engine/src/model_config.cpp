@@ -163,7 +163,13 @@ void readLlamaLike(ModelConfig& c, const json& j, const Context& ctx)
         c.headDim = *d; // some configs decouple head size from hidden / heads
     c.intermediate = width(j, ctx, "intermediate_size");
     c.vocab = json_fields::requireInteger(j, ctx, "vocab_size", 1, kMaxVocab);
-    c.maxPositions = json_fields::requireInteger(j, ctx, "max_position_embeddings", 1, kMaxPositions);
+    // Rotary positions: no table limits the length, only what the model was trained for. Early
+    // LLaMA configs on the Hub say it as max_sequence_length, which transformers ignores for its
+    // own default: that default when neither is given, as transformers would load the file.
+    const long long hfDefault = c.family == "llama" ? 2048 : c.family == "qwen2" ? 32768 : 4096 * 32;
+    c.maxPositions = json_fields::optionalInteger(j, ctx, "max_position_embeddings", 1, kMaxPositions)
+                         .value_or(json_fields::optionalInteger(j, ctx, "max_sequence_length", 1, kMaxPositions)
+                                       .value_or(hfDefault));
     c.activation = activation(j, ctx, "hidden_act", "silu");
     c.gatedMlp = true;
     c.rmsNorm = true;
