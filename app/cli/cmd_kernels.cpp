@@ -1,5 +1,6 @@
 #include "arguments.h"
 #include "commands.h"
+#include "weights_notes.h"
 
 #include "gpuforecast/catalog.h"
 #include "gpuforecast/csv.h"
@@ -28,6 +29,15 @@ int runKernels(const std::vector<std::string>& args)
     const auto catalog = loadGpuDirectory((std::filesystem::path(dataDir) / "gpus").string());
     const Forecaster forecaster = Forecaster::loadFromDirectory(
         a.value("--weights").value_or((std::filesystem::path(dataDir) / "weights").string()));
+
+    std::vector<OpClass> present;
+    for (const auto& row : table.rows)
+        if (std::find(present.begin(), present.end(), row.kernel.opClass) == present.end())
+            present.push_back(row.kernel.opClass);
+    if (const std::string note = unlearnedNote(unlearnedClasses(forecaster, &present),
+                                               a.value("--weights").value_or("the shipped weights"));
+        !note.empty()) // on stderr: the output table is the forecast itself
+        std::cerr << "gpuforecast-cli kernels: note: " << note << "\n";
 
     std::map<std::string, std::vector<std::size_t>> byGpu;
     for (std::size_t i = 0; i < table.rows.size(); ++i)

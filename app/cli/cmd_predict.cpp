@@ -1,5 +1,6 @@
 #include "arguments.h"
 #include "commands.h"
+#include "weights_notes.h"
 
 #include "gpuforecast/catalog.h"
 #include "gpuforecast/error.h"
@@ -145,15 +146,6 @@ struct Notes {
     std::string weightsDir;
 };
 
-std::vector<std::string> unlearnedClasses(const Forecaster& f)
-{
-    std::vector<std::string> out;
-    for (OpClass c : kLearnedClasses)
-        if (!f.isLearned(c))
-            out.emplace_back(opClassName(c));
-    return out;
-}
-
 void addNotes(nlohmann::json& j, const Notes& notes)
 {
     nlohmann::json a = nlohmann::json::array();
@@ -184,13 +176,8 @@ void printNotes(const Notes& notes)
         std::printf("  note: beyond the measured GPUs, %s\n", e.text.c_str());
     if (notes.donor)
         std::printf("  note: %s\n", describeDonor(*notes.donor).c_str());
-    if (!notes.unlearned.empty()) {
-        std::string classes;
-        for (const auto& c : notes.unlearned)
-            classes += (classes.empty() ? "" : ", ") + c;
-        std::printf("  note: no learned weights for %s in %s: those kernels are priced at their roofline (utilization 1)\n",
-                    classes.c_str(), notes.weightsDir.c_str());
-    }
+    if (!notes.unlearned.empty())
+        std::printf("  note: %s\n", unlearnedNote(notes.unlearned, notes.weightsDir).c_str());
 }
 
 // `forecast`'s memory against its GPU's; `whose` names the GPU on a multi-GPU layout.
