@@ -79,6 +79,22 @@ private slots:
         QVERIFY2(nowhere.err.contains("/no/such/dir/p.csv: cannot write"), qPrintable(nowhere.err));
     }
 
+    // A data folder without its models says which folder, not "directory iterator cannot open".
+    void modelsWithoutTheirFolderNameIt()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("gpus"));
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("GPUFORECAST_DATA_DIR", dir.path());
+        p.setProcessEnvironment(env);
+        p.start(GPUFORECAST_CLI, {"models"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains(dir.filePath("models") + ": no such folder"), qPrintable(err));
+    }
+
     void gpusListsBundledSpecs()
     {
         const Run r = cli({"gpus"});

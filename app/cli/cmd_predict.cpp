@@ -317,6 +317,8 @@ int runModels(const std::vector<std::string>& args)
 {
     Arguments a(args, {}, {});
     const fs::path dir = fs::path(resourceDirectory()) / "models";
+    if (std::error_code ec; !fs::is_directory(dir, ec))
+        throwInputError(dir.string(), "", "no such folder (the bundled models; see GPUFORECAST_DATA_DIR)");
     std::vector<fs::path> files;
     for (const auto& e : fs::directory_iterator(dir))
         if (e.path().extension() == ".json")

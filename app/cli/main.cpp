@@ -28,13 +28,15 @@ const char* kUsage =
     "  predict --model ID|config.json --gpu ID|spec.json --seq N [--batch N (default 1)]\n"
     "          [--mode inference|training] [--fusion] [--json]\n"
     "          [--parallel dpN|tpN|ppN_M] [--dp N --tp N --pp N --microbatches M --schedule gpipe|1f1b]\n"
-    "                                        forecast a whole model\n"
-    "  kernels --in K.csv[.gz] [--out P.csv] forecast each kernel row (adds pred_ms)\n"
+    "          [--weights DIR]               forecast a whole model\n"
+    "  kernels --in K.csv[.gz] [--out P.csv] [--details] [--weights DIR]\n"
+    "                                        forecast each kernel row (adds pred_ms)\n"
     "  train --data DIR --out DIR [--holdout GPU] [--seed S] [--ensemble K] [--epochs N]\n"
     "                                        train the utilization networks from measurements\n"
     "  evaluate --in K.csv[.gz] [--weights DIR] [--roofline-only] [--gpu ID]\n"
     "                                        MAPE per GPU and operator class\n"
-    "  evaluate-models --in DIR [--gpu ID]  forecast measured runs DIR/<gpu>/<run>.json and compare\n"
+    "  evaluate-models --in DIR [--gpu ID] [--weights DIR]\n"
+    "                                        forecast measured runs DIR/<gpu>/<run>.json and compare\n"
     "  --version                             print the version\n";
 
 // Output to a full disk or a closed pipe fails at the flush, after the command has "succeeded":
