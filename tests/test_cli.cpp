@@ -95,6 +95,36 @@ private slots:
         QVERIFY2(err.contains(dir.filePath("models") + ": no such folder"), qPrintable(err));
     }
 
+    // evaluate --csv: the text table's cells, one per line, in fixed columns.
+    void evaluateCsvHasTheTablesCells()
+    {
+        const QStringList base{"evaluate", "--in", QString(GPUFORECAST_RESOURCES) + "/datasets/neusight/val/vector.csv.gz",
+                               "--gpu", "T4"};
+        const Run text = cli(base), csv = cli(base + QStringList{"--csv"});
+        QCOMPARE(text.code, 0);
+        QCOMPARE(csv.code, 0);
+        const QStringList lines = csv.out.trimmed().split('\n');
+        QCOMPARE(lines.front(), QString("gpu,class,mape_percent,rows"));
+        QStringList tableRow; // "T4  <all> (<n>) <elementwise> (<n>) ..." in the text
+        for (const QString& line : text.out.split('\n'))
+            if (line.startsWith("T4 "))
+                tableRow = line.split(QRegularExpression(R"([\s()]+)"), Qt::SkipEmptyParts);
+        QVERIFY(tableRow.size() > 3);
+        int t4Cells = 0;
+        for (const QString& line : lines.mid(1)) {
+            const QStringList f = line.split(',');
+            QCOMPARE(f.size(), 4);
+            if (f[0] != "T4")
+                continue;
+            bool found = false; // the text's cells: value (2 decimals) and rows, after the GPU
+            for (int i = 1; i + 1 < tableRow.size(); i += 2)
+                found |= std::abs(tableRow[i].toDouble() - f[2].toDouble()) <= 0.0051 && tableRow[i + 1] == f[3];
+            QVERIFY2(found, qPrintable(line + " / " + tableRow.join(' ')));
+            ++t4Cells;
+        }
+        QCOMPARE(t4Cells, (tableRow.size() - 1) / 2);
+    }
+
     void gpusListsBundledSpecs()
     {
         const Run r = cli({"gpus"});

@@ -19,7 +19,7 @@ namespace gpuforecast::cli {
 int runEvaluate(const std::vector<std::string>& args)
 {
     namespace fs = std::filesystem;
-    Arguments a(args, {"--in", "--weights", "--gpu"}, {"--roofline-only"});
+    Arguments a(args, {"--in", "--weights", "--gpu"}, {"--roofline-only", "--csv"});
     const std::string dataDir = resourceDirectory();
     const auto catalog = loadGpuDirectory((fs::path(dataDir) / "gpus").string());
     const std::string weights = a.value("--weights").value_or((fs::path(dataDir) / "weights").string());
@@ -63,6 +63,14 @@ int runEvaluate(const std::vector<std::string>& args)
         gpus.insert(c.gpu);
         groups.insert(c.group);
         byKey[{c.gpu, c.group}] = c;
+    }
+    if (a.has("--csv")) { // for scripts: one cell per line, fixed columns
+        std::printf("gpu,class,mape_percent,rows\n");
+        for (const auto& gpu : gpus)
+            for (const auto& g : groups)
+                if (auto it = byKey.find({gpu, g}); it != byKey.end())
+                    std::printf("%s,%s,%.4f,%zu\n", gpu.c_str(), g.c_str(), it->second.mape, it->second.count);
+        return 0;
     }
     std::printf("MAPE (%%) per GPU and operator class; rows in parentheses\n%-16s", "gpu");
     for (const auto& g : groups)

@@ -33,7 +33,7 @@ const char* kUsage =
     "                                        forecast each kernel row (adds pred_ms)\n"
     "  train --data DIR --out DIR [--holdout GPU] [--seed S] [--ensemble K] [--epochs N]\n"
     "                                        train the utilization networks from measurements\n"
-    "  evaluate --in K.csv[.gz] [--weights DIR] [--roofline-only] [--gpu ID]\n"
+    "  evaluate --in K.csv[.gz] [--weights DIR] [--roofline-only] [--gpu ID] [--csv]\n"
     "                                        MAPE per GPU and operator class\n"
     "  evaluate-models --in DIR [--gpu ID] [--weights DIR]\n"
     "                                        forecast measured runs DIR/<gpu>/<run>.json and compare\n"
