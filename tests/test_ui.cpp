@@ -1200,6 +1200,40 @@ private slots:
     // bar's slot, every bar shows time and speed-up only, and the hover has the rest.
     // A log latency axis keeps a P4 and a B200 both readable; every bar starts below the fastest
     // GPU's time and every label sits above its bar, inside the axis.
+    // The text above the bars stays inside the plot in a short window, where a fixed share of the
+    // range left the tallest bar's first line (its time) above the top (a 1366 x 768 screen).
+    void labelsAboveBarsFitAShortWindow()
+    {
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"A100-SXM4-80GB", "H100-SXM5-80GB", "L40S", "MI300X", "L4", "H200-SXM-141GB"});
+        CompareChart compare(&session);
+        BreakdownChart breakdown(&session);
+        breakdown.setSelectedOperator("mlp.fc");
+        for (ChartWidget* chart : std::initializer_list<ChartWidget*>{&compare, &breakdown})
+            for (const QSize size : {QSize(900, 300), QSize(1400, 700)}) {
+                chart->resize(size);
+                chart->show();
+                QVERIFY(QTest::qWaitForWindowExposed(chart));
+                QCoreApplication::processEvents(); // the queued replots that make room
+                chart->plot()->replot();
+                const QRect rect = chart->plot()->axisRect()->rect();
+                int labels = 0;
+                for (int i = 0; i < chart->plot()->itemCount(); ++i)
+                    if (auto* t = qobject_cast<QCPItemText*>(chart->plot()->item(i)); t && !t->text().isEmpty()) {
+                        ++labels;
+                        QVERIFY2(t->top->pixelPosition().y() >= rect.top() - 1,
+                                 qPrintable(QString("%1 at %2x%3: '%4' starts at y %5, the plot at %6")
+                                                .arg(chart->metaObject()->className())
+                                                .arg(size.width())
+                                                .arg(size.height())
+                                                .arg(t->text())
+                                                .arg(t->top->pixelPosition().y())
+                                                .arg(rect.top())));
+                    }
+                QCOMPARE(labels, 6);
+            }
+    }
+
     void compareHasALogScale()
     {
         ForecastSession session(nullptr, store());

@@ -106,7 +106,7 @@ void BreakdownChart::rebuild()
             sum += row[g];
         top = std::max(top, sum);
     }
-    plot_->yAxis->setRange(0, top > 0 ? top * 1.08 : 1);
+    top_ = top;
     if (forecasts->empty()) { // bare axes from 0 to 1 read as a broken chart; say what is missing
         auto* hint = new QCPItemText(plot_);
         hint->setObjectName("emptyHint");
@@ -116,6 +116,7 @@ void BreakdownChart::rebuild()
         hint->setColor(plot_->xAxis->tickLabelColor());
     }
     drawHighlight(*forecasts);
+    fitValueAxis();
     plot_->yAxis->setLabel(norm ? tr("Share of step time (%)") : tr("Latency per step (ms)"));
     const ParallelLayout& layout = session_->layout();
     const QString gpus = layout.gpus() == 1 ? QString()
@@ -124,11 +125,17 @@ void BreakdownChart::rebuild()
                                                   .arg(layout.tp)
                                                   .arg(layout.pp)
                                                   .arg(layout.dp);
+    // The picked operator is named once here; above each bar only its time and share, which fit
+    // a bar's slot (with the name, six GPUs' labels ran into each other and off the plot).
+    const QString outlined = highlighted_.empty() ? QString()
+                                                  : tr("\noutlined: %1, all its launches (time and share above each bar)")
+                                                        .arg(selectedOperator());
     plot_->xAxis->setLabel(tr("%1, batch %2 x seq %3, %4, FP32%5")
                                .arg(session_->modelName())
                                .arg(session_->options().batch)
                                .arg(session_->options().seq)
-                               .arg(session_->options().training ? tr("training step") : tr("inference"), gpus));
+                               .arg(session_->options().training ? tr("training step") : tr("inference"), gpus) +
+                           outlined);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -179,7 +186,20 @@ void BreakdownChart::drawHighlight(const ForecastList& forecasts)
         label->position->setCoords(x, barTop);
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->setColor(ink);
-        label->setText(tr("%1: %2 ms (%3%)").arg(name).arg(ms, 0, 'f', 1).arg(total > 0 ? 100 * ms / total : 0, 0, 'f', 1));
+        label->setText(tr("%1 ms\n%2%").arg(ms, 0, 'f', 1).arg(total > 0 ? 100 * ms / total : 0, 0, 'f', 1));
+        label->setObjectName("operatorLabel");
+    }
+}
+
+void BreakdownChart::fitValueAxis()
+{
+    const double lines = highlighted_.empty() ? 0.5 : 2.5; // the operator's two lines, and a margin
+    const double upper =
+        top_ > 0 ? top_ * (1 + std::max(0.08, labelHeadroom(plot_->yAxis->axisRect(), plot_->font(), lines))) : 1.0;
+    const bool slanted = slantCrowdedNames(plot_->xAxis, gpuNames_); // at this width: six names ran together
+    if (slanted || std::abs(plot_->yAxis->range().upper - upper) > 1e-9 * upper || plot_->yAxis->range().lower != 0) {
+        plot_->yAxis->setRange(0, upper);
+        plot_->replot(QCustomPlot::rpQueuedReplot);
     }
 }
 

@@ -43,6 +43,7 @@ public:
 
 private:
     void rebuild() override;
+    void fitValueAxis() override; // room above the tallest bar for the picked operator's label
     void showToolTip(QMouseEvent* event);
     void drawHighlight(const ForecastList& forecasts);
 
@@ -50,6 +51,7 @@ private:
     std::vector<std::vector<double>> values_;
     std::vector<double> highlighted_;
     std::vector<Outline> outlines_;
+    double top_ = 0; // the tallest bar
     QStringList gpuNames_;
 };
 

@@ -1,8 +1,11 @@
 #include "chart_style.h"
 
+#include <algorithm>
+
 #include <qcustomplot.h>
 
 #include <QApplication>
+#include <QFontMetrics>
 #include <QPalette>
 
 namespace gpuforecast::ui {
@@ -64,6 +67,27 @@ void applyChartStyle(QCustomPlot* plot)
                 legend->setBorderPen(QPen(pal.color(QPalette::Mid)));
             }
     }
+}
+
+double labelHeadroom(const QCPAxisRect* rect, const QFont& font, double lines)
+{
+    // Before the first layout the rect has no height; assume a usual one until it does.
+    const double height = rect && rect->height() > 50 ? rect->height() : 400.0;
+    const double share = std::min(0.8, (lines * QFontMetrics(font).lineSpacing() + 6) / height);
+    return share / (1 - share); // the text takes `share` of the axis once the range grows by this
+}
+
+bool slantCrowdedNames(QCPAxis* keyAxis, const QStringList& names)
+{
+    const double slot = keyAxis->coordToPixel(2) - keyAxis->coordToPixel(1);
+    int widest = 0;
+    for (const QString& name : names)
+        widest = std::max(widest, QFontMetrics(keyAxis->tickLabelFont()).horizontalAdvance(name));
+    const double rotation = widest > 0.95 * slot ? -30 : 0;
+    if (keyAxis->tickLabelRotation() == rotation)
+        return false;
+    keyAxis->setTickLabelRotation(rotation);
+    return true;
 }
 
 } // namespace gpuforecast::ui

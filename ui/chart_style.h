@@ -4,10 +4,14 @@
 
 #include <QColor>
 #include <QString>
+#include <QStringList>
 
 #include <cstddef>
 
+class QCPAxis;
+class QCPAxisRect;
 class QCustomPlot;
+class QFont;
 
 namespace gpuforecast::ui {
 
@@ -17,5 +21,12 @@ QString classLabel(OpClass c);
 // follows the palette's text colour so it stays visible in a dark theme.
 QColor gpuColor(std::size_t index);
 void applyChartStyle(QCustomPlot* plot); // fonts, grid and colours from the current palette
+// The share of a value axis's data range to add above its tallest bar so that `lines` lines of
+// text in `font` fit over it, in the axis rect's current pixel height: a fixed share of the
+// range clipped the top line in a short window. Where the rect is too short, at most 4x the range.
+double labelHeadroom(const QCPAxisRect* rect, const QFont& font, double lines);
+// Slants the names under bars at keys 1, 2, ... when the longest would run into its neighbour's.
+// Returns whether the slant changed (a change needs a replot).
+bool slantCrowdedNames(QCPAxis* keyAxis, const QStringList& names);
 
 } // namespace gpuforecast::ui

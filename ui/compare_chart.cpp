@@ -120,7 +120,7 @@ void CompareChart::rebuild()
     top_ = top;
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.4, values.size() + 0.6);
-    plot_->yAxis->setLabel(tr("End-to-end latency per step (ms, FP32)"));
+    plot_->yAxis->setLabel(tr("Latency per step (ms, FP32)"));
     fitLabels();
 }
 
@@ -174,18 +174,27 @@ void CompareChart::fitLabels()
                                             (beyond ? tr("\nextrapolated") : QString()));
     }
     compactLabels_ = !full;
-    // GPU names under the bars: slanted when the longest would run into its neighbour.
-    int widestName = 0;
+    QStringList names;
     for (const auto& f : *forecasts)
-        widestName = std::max(widestName, QFontMetrics(plot_->xAxis->tickLabelFont()).horizontalAdvance(QString::fromStdString(f.gpu)));
-    plot_->xAxis->setTickLabelRotation(widestName > 0.95 * slot ? -30 : 0);
+        names << QString::fromStdString(f.gpu);
+    slantCrowdedNames(plot_->xAxis, names);
+    fitValueAxis();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void CompareChart::fitValueAxis()
+{
     // Room above the tallest bar for the longest label (cut-short ones run to four lines).
     qsizetype longest = 0;
     for (const auto& l : labels_)
         longest = std::max(longest, l.item->text().count('\n') + 1);
     const double lines = double(longest) + 0.5;
-    plot_->yAxis->setRange(bottom_, axisTop(0.085 * lines));
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    const double upper =
+        axisTop(labels_.empty() ? 0.1 : labelHeadroom(plot_->yAxis->axisRect(), labels_.front().item->font(), lines));
+    if (std::abs(plot_->yAxis->range().upper - upper) > 1e-9 * upper || plot_->yAxis->range().lower != bottom_) {
+        plot_->yAxis->setRange(bottom_, upper);
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 void CompareChart::resizeEvent(QResizeEvent* event)
