@@ -1234,6 +1234,42 @@ private slots:
             }
     }
 
+    // On a laptop screen the Waves titles and the note on the staircase take a shorter form that
+    // fits their panel, where the full ones ran into each other and off the plot.
+    void wavesTextFitsANarrowPanel()
+    {
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"A100-SXM4-80GB", "H100-SXM5-80GB", "L40S", "MI300X", "L4", "H200-SXM-141GB"});
+        WavesChart chart(&session);
+        chart.setSelectedOperator("mlp.fc");
+        for (const QSize size : {QSize(900, 320), QSize(1600, 700)}) {
+            chart.resize(size);
+            chart.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&chart));
+            chart.plot()->replot();
+            int titles = 0;
+            for (QCPLayoutElement* e : chart.plot()->plotLayout()->elements(true))
+                if (auto* title = qobject_cast<QCPTextElement*>(e)) {
+                    ++titles;
+                    QVERIFY2(QFontMetrics(title->font()).horizontalAdvance(title->text()) <= title->outerRect().width(),
+                             qPrintable(title->text()));
+                    QVERIFY(title->text().contains("vs."));
+                }
+            QCOMPARE(titles, 2);
+            const QCPAxisRect* staircase = chart.plot()->xAxis->axisRect(); // QCustomPlot's own axes
+            bool noted = false;
+            for (int i = 0; i < chart.plot()->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(chart.plot()->item(i)); t && t->text().startsWith("this model")) {
+                    noted = true;
+                    QVERIFY(t->visible());
+                    QVERIFY2(t->right->pixelPosition().x() <= staircase->rect().right() + 1,
+                             qPrintable(QString("%1 (right %2, plot %3..%4, %5 px wide)").arg(t->text()).arg(t->right->pixelPosition().x()).arg(staircase->rect().left()).arg(staircase->rect().right()).arg(size.width())));
+                    QCOMPARE(t->text().count('\n'), 6); // the kernel's size, then every GPU
+                }
+            QVERIFY(noted);
+        }
+    }
+
     void compareHasALogScale()
     {
         ForecastSession session(nullptr, store());

@@ -116,7 +116,7 @@ void BreakdownChart::rebuild()
         hint->setColor(plot_->xAxis->tickLabelColor());
     }
     drawHighlight(*forecasts);
-    fitValueAxis();
+    fitToLayout();
     plot_->yAxis->setLabel(norm ? tr("Share of step time (%)") : tr("Latency per step (ms)"));
     const ParallelLayout& layout = session_->layout();
     const QString gpus = layout.gpus() == 1 ? QString()
@@ -191,7 +191,7 @@ void BreakdownChart::drawHighlight(const ForecastList& forecasts)
     }
 }
 
-void BreakdownChart::fitValueAxis()
+void BreakdownChart::fitToLayout()
 {
     const double lines = highlighted_.empty() ? 0.5 : 2.5; // the operator's two lines, and a margin
     const double upper =

@@ -43,7 +43,7 @@ public:
 
 private:
     void rebuild() override;
-    void fitValueAxis() override; // room above the tallest bar for the picked operator's label
+    void fitToLayout() override; // room above the tallest bar for the picked operator's label
     void showToolTip(QMouseEvent* event);
     void drawHighlight(const ForecastList& forecasts);
 

@@ -12,7 +12,7 @@ ChartWidget::ChartWidget(ForecastSession* session, QWidget* parent)
 {
     layout_->setContentsMargins(0, 0, 0, 0);
     layout_->addWidget(plot_, 1);
-    connect(plot_, &QCustomPlot::afterLayout, this, [this] { fitValueAxis(); });
+    connect(plot_, &QCustomPlot::afterLayout, this, [this] { fitToLayout(); });
 }
 
 void ChartWidget::followSession()

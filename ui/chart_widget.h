@@ -40,9 +40,10 @@ protected:
     void enableToolTips();
     // Shows the legend in a column right of the plot area, where it never hides data.
     void placeLegendBeside();
-    // Called after every layout of the plot, when the axis rect's pixel size is known: charts
-    // with text above their bars make room for it there. A change of range must queue a replot.
-    virtual void fitValueAxis() {}
+    // Called after every layout of the plot, when the axis rects' pixel sizes are known: charts fit
+    // their text to them (room above bars, a shorter title or note). A change of range must queue a
+    // replot, and only a real change, or the replot calls this again without end.
+    virtual void fitToLayout() {}
 
     // For toolTipAt(): the data point of any graph (in any axis rect) nearest `pixel`, if one lies
     // within a few pixels.

@@ -178,11 +178,11 @@ void CompareChart::fitLabels()
     for (const auto& f : *forecasts)
         names << QString::fromStdString(f.gpu);
     slantCrowdedNames(plot_->xAxis, names);
-    fitValueAxis();
+    fitToLayout();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void CompareChart::fitValueAxis()
+void CompareChart::fitToLayout()
 {
     // Room above the tallest bar for the longest label (cut-short ones run to four lines).
     qsizetype longest = 0;

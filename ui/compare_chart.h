@@ -38,7 +38,7 @@ private:
     QStringList barDetails(std::size_t g) const;
     // Full labels where every one fits above its bar, else time and speed-up only.
     void fitLabels();
-    void fitValueAxis() override;
+    void fitToLayout() override;
     void syncBaselineChoices();
     // Where the GPU's per-SM spec ratios lie outside every measured GPU's (engine extrapolation.h).
     QStringList extrapolationNotes(const ModelForecast& f) const;

@@ -125,6 +125,37 @@ QString WavesChart::fillText(const WaveFill& fill) const
     return fill.fullWaves == 0 ? tr("one %1").arg(partial) : tr("%1 + %2").arg(full, partial);
 }
 
+QString WavesChart::compactFillText(const WaveFill& fill) const
+{
+    if (fill.partialFill <= 0)
+        return tr("%1 full").arg(fill.fullWaves);
+    const QString partial = tr("partial of %1%").arg(100 * fill.partialFill, 0, 'f', 0);
+    return fill.fullWaves == 0 ? partial : tr("%1 full + %2").arg(fill.fullWaves).arg(partial);
+}
+
+void WavesChart::fitToLayout()
+{
+    // Takes the longest form whose widest line fits `width` (the last one if none does).
+    auto longestFitting = [](const QStringList& forms, const QFont& font, double width) {
+        const QFontMetrics metrics(font);
+        for (const QString& form : forms) {
+            int widest = 0;
+            for (const QString& line : form.split('\n'))
+                widest = std::max(widest, metrics.horizontalAdvance(line));
+            if (widest <= width)
+                return form;
+        }
+        return forms.isEmpty() ? QString() : forms.back();
+    };
+    // Text set here is drawn in this replot: no relayout, so no replot to queue.
+    utilizationTitle_->setText(longestFitting(utilizationTitles_, utilizationTitle_->font(), utilizationTitle_->outerRect().width()));
+    staircaseTitle_->setText(longestFitting(staircaseTitles_, staircaseTitle_->font(), staircaseTitle_->outerRect().width()));
+    if (noteItem_) {
+        noteItem_->setText(longestFitting(note_, noteItem_->font(), 0.97 * staircaseRect_->width() - 12)); // less its padding
+        noteItem_->setVisible(!noteItem_->text().isEmpty());
+    }
+}
+
 void WavesChart::rebuild()
 {
     plot_->clearPlottables();
@@ -136,6 +167,9 @@ void WavesChart::rebuild()
     curveGraphs_.clear();
     ownGraphs_.clear();
     stepGraphs_.clear();
+    noteItem_ = nullptr;
+    note_.clear();
+    utilizationTitles_ = staircaseTitles_ = QStringList{QString()};
     const auto forecasts = session_->forecasts();
     const OpForecast* chosen = chooseKernel(*forecasts, selectedOperator());
     shownOperator_ = chosen ? QString::fromStdString(chosen->op.node) : QString();
@@ -152,8 +186,13 @@ void WavesChart::rebuild()
             const auto op = std::find_if(f.ops.begin(), f.ops.end(), [&](const OpForecast& o) { return o.op.node == chosen->op.node; });
             ownMs_.push_back(op == f.ops.end() ? qQNaN() : op->forecast.seconds * 1e3);
         }
-        utilizationTitle_->setText(tr("%1: learned utilization vs. waves").arg(shownOperator_));
-        staircaseTitle_->setText(tr("%1: latency vs. %2 — it steps where the wave count rises").arg(shownOperator_, dimensionName()));
+        utilizationTitles_ = QStringList{tr("%1: learned utilization vs. waves").arg(shownOperator_),
+                                               tr("%1: utilization vs. waves").arg(shownOperator_),
+                                               tr("utilization vs. waves")};
+        staircaseTitles_ = QStringList{
+            tr("%1: latency vs. %2 — it steps where the wave count rises").arg(shownOperator_, dimensionName()),
+            tr("%1: latency vs. %2, in steps of waves").arg(shownOperator_, dimensionName()),
+            tr("%1: latency vs. %2").arg(shownOperator_, dimensionName()), tr("latency vs. %1").arg(dimensionName())};
         drawUtilization();
         drawStaircase();
     }
@@ -258,8 +297,14 @@ void WavesChart::drawStaircase()
     line->point2->setCoords(own, 1);
     line->setPen(QPen(plot_->xAxis->labelColor(), 1.5, Qt::DashLine));
     QStringList lines{tr("this model (dashed): %1 = %2").arg(dimensionName()).arg(own)};
-    for (const auto& c : curves_)
+    QStringList compact{tr("this model: %1 = %2").arg(dimensionName()).arg(own)}, shortest = compact;
+    for (const auto& c : curves_) {
         lines << tr("%1: %2").arg(c.gpu, fillText(c.fill));
+        compact << tr("%1: %2").arg(c.gpu, compactFillText(c.fill));
+        shortest << tr("%1: %2 waves").arg(c.gpu).arg(c.fill.fullWaves + c.fill.partialFill, 0, 'f', 2);
+    }
+    // Where not even the shortest fits, there is none: the hover text on each point says it all.
+    note_ = QStringList{lines.join('\n'), compact.join('\n'), shortest.join('\n'), QString()};
     auto* label = new QCPItemText(plot_);
     label->setClipAxisRect(staircaseRect_);
     label->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -275,6 +320,7 @@ void WavesChart::drawStaircase()
     label->setPen(plot_->legend->borderPen());
     label->setColor(plot_->xAxis->labelColor());
     label->setText(lines.join('\n'));
+    noteItem_ = label;
     plot_->xAxis->setRange(0, first.dimension.back() * 1.02);
     plot_->yAxis->setRange(0, yTop);
     plot_->xAxis->setLabel(kernel_.isGemm() ? tr("m (output rows of the GEMM)") : tr("rows (of %1 elements)").arg(kernel_.h));

@@ -13,6 +13,7 @@
 #include "chart_widget.h"
 
 class QCPAxisRect;
+class QCPItemText;
 class QCPTextElement;
 
 namespace gpuforecast::ui {
@@ -58,6 +59,13 @@ private:
     void drawStaircase();
     QString dimensionName() const;
     QString fillText(const WaveFill& fill) const;
+    QString compactFillText(const WaveFill& fill) const; // "75 full + partial of 53%"
+    // The longest of each text that fits its panel's width: titles and the note on the staircase.
+    void fitToLayout() override;
+
+    // Each text and its shorter forms, longest first.
+    QStringList utilizationTitles_, staircaseTitles_, note_;
+    QCPItemText* noteItem_ = nullptr;
 
     QCPAxisRect* staircaseRect_;   // QCustomPlot's own rect (xAxis, yAxis, legend)
     QCPAxisRect* utilizationRect_;
