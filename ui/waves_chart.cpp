@@ -64,13 +64,15 @@ std::vector<UtilizationCurve> utilizationCurves(const ForecastSession& session, 
     std::vector<UtilizationCurve> out;
     std::vector<KernelGeometry> own;
     double most = 16; // at least a few waves, so the saturation shows even for a one-wave kernel
+    double least = 1; // from one wave, or from a kernel's one partial wave (fewer tiles than SMs)
     for (const auto& id : session.selectedGpus()) {
         own.push_back(session.forecaster().geometry(kernel, session.effectiveGpu(id)));
         most = std::max(most, 4 * own.back().waves);
+        least = std::min(least, own.back().waves);
     }
-    std::vector<double> waves; // geometric from 1 wave: the law changes fastest at few waves
+    std::vector<double> waves; // geometric: the law changes fastest at few waves
     for (int i = 0; i < points; ++i)
-        waves.push_back(std::pow(most, double(i) / (points - 1)));
+        waves.push_back(least * std::pow(most / least, double(i) / (points - 1)));
     for (std::size_t g = 0; g < own.size(); ++g) {
         const GpuSpec gpu = session.effectiveGpu(session.selectedGpus()[qsizetype(g)]);
         UtilizationCurve c{session.selectedGpus()[qsizetype(g)], waves,
@@ -106,7 +108,6 @@ WavesChart::WavesChart(ForecastSession* session, QWidget* parent)
     utilizationRect_->axis(QCPAxis::atRight)->setVisible(false);
     QCPAxis* waves = utilizationRect_->axis(QCPAxis::atBottom);
     waves->setScaleType(QCPAxis::stLogarithmic);
-    waves->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
     waves->setLabel(tr("Waves (tiles / SMs, log scale)"));
     utilizationRect_->axis(QCPAxis::atLeft)->setLabel(tr("Utilization of the roofline"));
     plot_->yAxis->setLabel(tr("Kernel latency (ms)"));
@@ -213,7 +214,8 @@ void WavesChart::drawUtilization()
     };
     // The roofline is utilization 1: the wave law approaches it, never reaches it.
     auto* roof = addGraph(tr("roofline: utilization 1"), QPen(plot_->xAxis->labelColor(), 1, Qt::DashLine), true);
-    roof->setData({1, curves_.front().waves.back()}, {1, 1});
+    const double first = curves_.front().waves.front(), last = curves_.front().waves.back();
+    roof->setData({first, last}, {1, 1});
     for (std::size_t i = 0; i < curves_.size(); ++i) {
         const auto& c = curves_[i];
         auto* curve = addGraph(c.gpu, QPen(gpuColor(i), 2), false);
@@ -225,7 +227,16 @@ void WavesChart::drawUtilization()
         curveGraphs_.push_back(curve);
         ownGraphs_.push_back(own);
     }
-    x->setRange(1, curves_.front().waves.back());
+    // A little room left of the first point, which may be a kernel's own (half hidden by the axis
+    // when it sat on it); ticks at 1, 2, 5 per decade, which a log ticker over one decade and a
+    // bit did not give (it printed 2.5, 5, ..., 12.5, 15 into each other, and no 1).
+    x->setRange(first / 1.15, last);
+    auto ticks = QSharedPointer<QCPAxisTickerText>::create();
+    for (double decade = std::pow(10.0, std::floor(std::log10(first / 1.15))); decade <= last; decade *= 10)
+        for (const double step : {1.0, 2.0, 5.0})
+            if (const double at = decade * step; at >= first / 1.15 && at <= last)
+                ticks->addTick(at, QString::number(at));
+    x->setTicker(ticks);
     y->setRange(0, 1.08);
 }
 
