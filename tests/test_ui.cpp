@@ -1093,6 +1093,10 @@ private slots:
         QCPAxis* y = roofline.plot()->yAxis;
         const QString onKernel = roofline.toolTipAt({x->coordToPixel(qkv.intensity), y->coordToPixel(qkv.gflops)});
         QVERIFY2(onKernel.contains(gpu0) && onKernel.contains("attn.qkv") && onKernel.contains("GFLOP/s"), qPrintable(onKernel));
+        // Both shares, which differ for a kernel of partial waves or re-read tiles: of the roof drawn
+        // (compulsory traffic) and of its tiles' roofline, the table's Util.
+        QVERIFY2(onKernel.contains(QString("%1% of the roofline of its tiles").arg(100 * qkv.utilization, 0, 'f', 0)), qPrintable(onKernel));
+        QVERIFY2(onKernel.contains("of this roof"), qPrintable(onKernel));
         const QString sky = roofline.toolTipAt({x->coordToPixel(0.06), y->coordToPixel(y->range().upper * 0.9)});
         QVERIFY2(sky.isEmpty(), qPrintable(sky)); // nothing up there
 

@@ -14,6 +14,10 @@ struct RooflinePoint {
     OpClass opClass;
     double intensity; // FLOP per DRAM byte (compulsory traffic)
     double gflops;    // forecast achieved GFLOP/s
+    // The operator table's "Util.": against the roofline of its tiles and waves, which counts the
+    // bytes each tile re-reads and the idle SMs of a partial wave, so it can be far above the
+    // point's share of the roof drawn here.
+    double utilization = 0;
 };
 
 std::vector<RooflinePoint> rooflinePoints(const ModelForecast& forecast);
