@@ -38,6 +38,8 @@
 #include <QHBoxLayout>
 #include <QMimeData>
 #include <QSortFilterProxyModel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -131,8 +133,19 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     centre->setStretchFactor(0, 3);
     centre->setStretchFactor(1, 2);
 
+    // On a short screen (1366 x 768) the model, GPU list, sheet and what-if panels need more height
+    // than there is, and the what-if note was cut off; the column scrolls instead.
+    auto* leftScroll = new QScrollArea(this);
+    leftScroll->setObjectName("leftColumn");
+    leftScroll->setWidget(left);
+    leftScroll->setWidgetResizable(true);
+    leftScroll->setFrameShape(QFrame::NoFrame);
+    leftScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // As wide as the column needs, as before it scrolled: the scroll area alone would let the
+    // splitter squeeze it and cut its fields off on the right.
+    leftScroll->setMinimumWidth(left->minimumSizeHint().width() + leftScroll->verticalScrollBar()->sizeHint().width());
     auto* main = new QSplitter(Qt::Horizontal, this);
-    main->addWidget(left);
+    main->addWidget(leftScroll);
     main->addWidget(centre);
     main->setStretchFactor(1, 1);
     main->setSizes({380, 1200});
