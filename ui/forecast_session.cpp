@@ -148,7 +148,7 @@ std::optional<QString> ForecastSession::applyScenario(const Scenario& sc)
     const ParallelLayout previousLayout = layout_;
     options_ = sc.options;
     layout_ = sc.parallel;
-    if (auto error = installModel(config, name, bundled)) {
+    if (auto error = installModel(config, name, bundled, QString::fromStdString(sc.model))) {
         options_ = previousOptions;
         layout_ = previousLayout;
         return error;
@@ -160,10 +160,11 @@ std::optional<QString> ForecastSession::applyScenario(const Scenario& sc)
     return std::nullopt;
 }
 
-std::optional<QString> ForecastSession::installModel(const nlohmann::json& config, const QString& name, bool bundled)
+std::optional<QString> ForecastSession::installModel(const nlohmann::json& config, const QString& name, bool bundled,
+                                                     const QString& source)
 {
     try {
-        ModelConfig c = modelConfigFromJson(config, name.toStdString());
+        ModelConfig c = modelConfigFromJson(config, source.toStdString());
         c.id = name.toStdString();
         buildModelGraph(c, options_); // the settings and the layout must suit the new model too
         if (auto error = layoutProblem(c, options_, layout_))
@@ -344,7 +345,10 @@ std::optional<QString> ForecastSession::setModel(const QString& idOrPath)
         emit errorOccurred(QString::fromUtf8(e.what()));
         return QString::fromUtf8(e.what());
     }
-    if (auto error = installModel(config, QString::fromStdString(modelNameForFile(path.toStdString(), config)), bundled))
+    QString name = bundled ? idOrPath : QString::fromStdString(modelNameForFile(path.toStdString(), config));
+    if (!bundled && bundledModels_.contains(name)) // a folder named "bert": not the bundled bert
+        name += tr(" (config.json)");
+    if (auto error = installModel(config, name, bundled, path))
         return error;
     if (model_ && !selected_.isEmpty())
         recompute();

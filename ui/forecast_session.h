@@ -93,7 +93,9 @@ signals:
 
 private:
     std::optional<QString> recompute(); // on error the previous forecasts stay (and the error is emitted)
-    std::optional<QString> installModel(const nlohmann::json& config, const QString& name, bool bundled);
+    // `source` names the file (or scenario field) in errors; `name` is what the model goes by.
+    std::optional<QString> installModel(const nlohmann::json& config, const QString& name, bool bundled,
+                                        const QString& source);
 
     std::optional<QString> persist(const GpuSpec& spec);
     // The spec with its efficiency_basis looked up among the bundled sheets, or the error text
