@@ -237,6 +237,7 @@ private slots:
         QCOMPARE(modelNameForFile("/hub/x/config.json", {{"_name_or_path", "meta-llama/Llama-2-7b-hf"}}),
                  std::string("Llama-2-7b-hf"));
         QCOMPARE(modelNameForFile("/hub/x/config.json", {{"_name_or_path", "/ckpt/run7/"}}), std::string("run7"));
+        QCOMPARE(modelNameForFile("/hub/x/config.json", {{"_name_or_path", "C:\\Users\\me\\llama\\"}}), std::string("llama"));
         QCOMPARE(modelNameForFile("/hub/x/config.json", {{"_name_or_path", ""}}), std::string("x"));
         QCOMPARE(modelNameForFile("/hub/x/config.json", {{"_name_or_path", 7}}), std::string("x"));
         // Only config.json: a bundled or renamed file keeps its own name whatever it says inside.
@@ -257,6 +258,8 @@ private slots:
         QCOMPARE(load(config("mistral", "").c_str()).maxPositions, 131072LL);
         QCOMPARE(load(config("llama", R"(, "max_sequence_length": 4096)").c_str()).maxPositions, 4096LL);
         QCOMPARE(load(config("llama", R"(, "max_sequence_length": 4096, "max_position_embeddings": 8192)").c_str()).maxPositions, 8192LL);
+        // Beside max_position_embeddings the old field is not read at all, nor refused.
+        QCOMPARE(load(config("llama", R"(, "max_sequence_length": 0, "max_position_embeddings": 8192)").c_str()).maxPositions, 8192LL);
         QVERIFY_THROWS_EXCEPTION(ForecastError, load(config("llama", R"(, "max_position_embeddings": 0)").c_str()));
     }
 

@@ -657,6 +657,30 @@ private slots:
         QCOMPARE(session.forecasts()->front().totalSeconds(), before);
     }
 
+    // A downloaded config.json goes by its folder's name; one in a folder named like a bundled model
+    // must not pass for it. Its errors name the file.
+    void configFilesGoByTheirFolderAndNameTheFileInErrors()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("bert") && QDir(dir.path()).mkpath("my-llama") && QDir(dir.path()).mkpath("broken"));
+        std::string llama = readFile(std::string(GPUFORECAST_RESOURCES) + "/models/llama2_7b.json");
+        const std::string hubName = R"("_name_or_path": "meta-llama/Llama-2-7b-hf",)"; // named by its folder alone
+        QVERIFY(llama.find(hubName) != std::string::npos);
+        llama.erase(llama.find(hubName), hubName.size());
+        for (const char* folder : {"bert", "my-llama"})
+            writeFileAtomically(dir.filePath(QString(folder) + "/config.json").toStdString(), llama);
+        ForecastSession session(nullptr, store());
+        QVERIFY(!session.setModel(dir.filePath("my-llama/config.json")).has_value());
+        QCOMPARE(session.modelName(), QString("my-llama"));
+        QVERIFY(!session.setModel(dir.filePath("bert/config.json")).has_value());
+        QCOMPARE(session.modelName(), QString("bert (config.json)"));
+        const QString broken = dir.filePath("broken/config.json");
+        writeFileAtomically(broken.toStdString(), R"({"model_type": "llama", "num_hidden_layers": 2})");
+        const auto error = session.setModel(broken);
+        QVERIFY(error.has_value());
+        QVERIFY2(error->startsWith(broken + ": "), qPrintable(*error));
+    }
+
     void userGpusPersistAndDeleteRestoresTheShippedSheet()
     {
         {
@@ -1201,12 +1225,6 @@ private slots:
             compare.plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + "/compare.png", 1200, 700);
     }
 
-    // Eight GPUs' full labels ran into each other and off the plot. Where a label does not fit its
-    // bar's slot, every bar shows time and speed-up only, and the hover has the rest.
-    // A log latency axis keeps a P4 and a B200 both readable; every bar starts below the fastest
-    // GPU's time and every label sits above its bar, inside the axis.
-    // The text above the bars stays inside the plot in a short window, where a fixed share of the
-    // range left the tallest bar's first line (its time) above the top (a 1366 x 768 screen).
     // On a 1366 x 768 screen the left column needs more height than there is: it scrolls, so
     // every panel keeps its size (the what-if note was cut off), and keeps the width it needs.
     void leftColumnScrollsOnAShortScreen()
@@ -1225,6 +1243,8 @@ private slots:
         QVERIFY(content->height() > column->viewport()->height()); // it does scroll here
     }
 
+    // The text above the bars stays inside the plot in a short window, where a fixed share of the
+    // range left the tallest bar's first line (its time) above the top (a 1366 x 768 screen).
     void labelsAboveBarsFitAShortWindow()
     {
         ForecastSession session(nullptr, store());
@@ -1293,6 +1313,10 @@ private slots:
         }
     }
 
+    // Eight GPUs' full labels ran into each other and off the plot. Where a label does not fit its
+    // bar's slot, every bar shows time and speed-up only, and the hover has the rest.
+    // A log latency axis keeps a P4 and a B200 both readable; every bar starts below the fastest
+    // GPU's time and every label sits above its bar, inside the axis.
     void compareHasALogScale()
     {
         ForecastSession session(nullptr, store());

@@ -164,12 +164,15 @@ void readLlamaLike(ModelConfig& c, const json& j, const Context& ctx)
     c.intermediate = width(j, ctx, "intermediate_size");
     c.vocab = json_fields::requireInteger(j, ctx, "vocab_size", 1, kMaxVocab);
     // Rotary positions: no table limits the length, only what the model was trained for. Early
-    // LLaMA configs on the Hub say it as max_sequence_length, which transformers ignores for its
-    // own default: that default when neither is given, as transformers would load the file.
+    // LLaMA configs on the Hub say it only as max_sequence_length; transformers ignores that field
+    // and loads such a file with its own default. We read the field where it is the only one (it
+    // says what the model was trained for), and fall back to transformers' default without it.
     const long long hfDefault = c.family == "llama" ? 2048 : c.family == "qwen2" ? 32768 : 4096 * 32;
-    c.maxPositions = json_fields::optionalInteger(j, ctx, "max_position_embeddings", 1, kMaxPositions)
-                         .value_or(json_fields::optionalInteger(j, ctx, "max_sequence_length", 1, kMaxPositions)
-                                       .value_or(hfDefault));
+    if (auto n = json_fields::optionalInteger(j, ctx, "max_position_embeddings", 1, kMaxPositions))
+        c.maxPositions = *n;
+    else
+        c.maxPositions =
+            json_fields::optionalInteger(j, ctx, "max_sequence_length", 1, kMaxPositions).value_or(hfDefault);
     c.activation = activation(j, ctx, "hidden_act", "silu");
     c.gatedMlp = true;
     c.rmsNorm = true;
@@ -230,9 +233,9 @@ std::string modelNameForFile(const std::string& path, const nlohmann::json& conf
         return stem;
     if (const auto it = config.find("_name_or_path"); it != config.end() && it->is_string()) {
         std::string name = it->get<std::string>();
-        while (!name.empty() && name.back() == '/')
+        while (!name.empty() && (name.back() == '/' || name.back() == '\\'))
             name.pop_back();
-        if (const auto slash = name.find_last_of('/'); slash != std::string::npos)
+        if (const auto slash = name.find_last_of("/\\"); slash != std::string::npos) // saved on Windows too
             name = name.substr(slash + 1);
         if (!name.empty() && name != "." && name != "..")
             return name;
