@@ -550,8 +550,12 @@ private slots:
             QCOMPARE(j.keys(), keys);
             const double e2e = j["e2e_ms"].toDouble(), compute = j["fw_ms"].toDouble() + j["bw_ms"].toDouble();
             double ops = 0;
-            for (const auto& op : j["ops"].toArray())
-                ops += op.toObject()["fw_ms"].toDouble() + op.toObject()["bw_ms"].toDouble();
+            for (const auto& op : j["ops"].toArray()) {
+                const QJsonObject o = op.toObject();
+                const double ms = o["fw_ms"].toDouble() + o["bw_ms"].toDouble();
+                ops += ms; // each op's time is its launches per step at its kernel time
+                QVERIFY(std::abs(o["count"].toDouble() * o["repeat"].toDouble() * o["kernel_ms"].toDouble() - ms) <= 1e-9 * (1 + ms));
+            }
             QVERIFY2(std::abs(ops - compute) <= 1e-9 * e2e, qPrintable(layout.join(' ')));
             QVERIFY(std::abs(j["compute_ms"].toDouble() - compute) <= 1e-9 * e2e);
             QVERIFY(std::abs(compute + j["comm_ms"].toDouble() + j["bubble_ms"].toDouble() - e2e) <= 1e-9 * e2e);

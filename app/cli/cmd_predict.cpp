@@ -94,6 +94,7 @@ nlohmann::json toJson(const ModelForecast& r)
                           {"op", o.op.kernel.op},
                           {"phase", std::string(phaseName(o.op.phase))},
                           {"count", o.op.count},
+                          {"repeat", o.repeat}, // per step: 1, or a pipeline stage's share of micro-batches
                           {"dims", dimsJson(o.op.kernel)},
                           {"kernel_ms", f.ms()},
                           {"kernel_low_ms", f.secondsLow * 1e3},
