@@ -94,6 +94,16 @@ std::string readFile(const std::string& path, std::size_t maxBytes)
 
 namespace {
 
+// A file that cannot be opened for writing: a bad path or permission is the input's fault (exit 2),
+// a full or read-only disk the machine's (exit 1).
+[[noreturn]] void throwCannotWrite(const std::string& path, int err)
+{
+    const std::string what = "cannot write (" + std::string(std::strerror(err)) + ")";
+    if (err == ENOSPC || err == EDQUOT || err == EROFS || err == EIO)
+        throwOutputError(path, what);
+    throwInputError(path, "", what);
+}
+
 // Writes straight into `path`: for targets that are not regular files, which a rename would
 // replace (`--out /dev/null`, a FIFO a reader waits on, /dev/stdout).
 void writeInPlace(const std::string& path, const std::string& content)
@@ -110,7 +120,7 @@ void writeInPlace(const std::string& path, const std::string& content)
     }
     std::FILE* f = std::fopen(path.c_str(), "ab"); // a device or FIFO: append never truncates
     if (!f)
-        throwInputError(path, "", "cannot write (" + std::string(std::strerror(errno)) + ")");
+        throwCannotWrite(path, errno);
     errno = 0;
     const bool written = std::fwrite(content.data(), 1, content.size(), f) == content.size() && std::fflush(f) == 0;
     const int writeError = errno;
@@ -152,7 +162,7 @@ void writeFileAtomically(const std::string& path, const std::string& content)
     {
         std::FILE* f = std::fopen(tmp.c_str(), "wb");
         if (!f)
-            throwInputError(path, "", "cannot write (" + std::string(std::strerror(errno)) + ")");
+            throwCannotWrite(path, errno);
         const bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size() &&
                         std::fflush(f) == 0;
         if (std::fclose(f) != 0 || !ok) {
