@@ -199,6 +199,7 @@ void BreakdownChart::fitToLayout()
     const bool slanted = slantCrowdedNames(plot_->xAxis, gpuNames_); // at this width: six names ran together
     if (slanted || std::abs(plot_->yAxis->range().upper - upper) > 1e-9 * upper || plot_->yAxis->range().lower != 0) {
         plot_->yAxis->setRange(0, upper);
+        plot_->yAxis->axisRect()->update(QCPLayoutElement::upPreparation); // its ticks, for this draw
         plot_->replot(QCustomPlot::rpQueuedReplot);
     }
 }

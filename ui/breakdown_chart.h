@@ -31,7 +31,8 @@ public:
     const std::vector<std::vector<double>>& shownValues() const { return values_; } // what the bars show
     void setNormalized(bool on);
     // The picked operator's part of each bar (same unit as the bars; empty when none is picked),
-    // outlined inside its class's segment and labelled above the bar.
+    // outlined inside each class's segment it has time in (highlightOutlines) and labelled above
+    // the bar.
     const std::vector<double>& highlightedValues() const { return highlighted_; }
     // One outline per GPU and class the picked operator has time in: in a training step a layer's
     // gradient accumulation is element-wise work under the layer's name.

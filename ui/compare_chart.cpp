@@ -193,6 +193,7 @@ void CompareChart::fitToLayout()
         axisTop(labels_.empty() ? 0.1 : labelHeadroom(plot_->yAxis->axisRect(), labels_.front().item->font(), lines));
     if (std::abs(plot_->yAxis->range().upper - upper) > 1e-9 * upper || plot_->yAxis->range().lower != bottom_) {
         plot_->yAxis->setRange(bottom_, upper);
+        plot_->yAxis->axisRect()->update(QCPLayoutElement::upPreparation); // its ticks, for this draw
         plot_->replot(QCustomPlot::rpQueuedReplot);
     }
 }

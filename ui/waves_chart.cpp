@@ -64,15 +64,13 @@ std::vector<UtilizationCurve> utilizationCurves(const ForecastSession& session, 
     std::vector<UtilizationCurve> out;
     std::vector<KernelGeometry> own;
     double most = 16; // at least a few waves, so the saturation shows even for a one-wave kernel
-    double least = 1; // from one wave, or from a kernel's one partial wave (fewer tiles than SMs)
     for (const auto& id : session.selectedGpus()) {
         own.push_back(session.forecaster().geometry(kernel, session.effectiveGpu(id)));
         most = std::max(most, 4 * own.back().waves);
-        least = std::min(least, own.back().waves);
     }
-    std::vector<double> waves; // geometric: the law changes fastest at few waves
+    std::vector<double> waves; // geometric from 1 wave (the fewest a kernel has): the law changes fastest at few waves
     for (int i = 0; i < points; ++i)
-        waves.push_back(least * std::pow(most / least, double(i) / (points - 1)));
+        waves.push_back(std::pow(most, double(i) / (points - 1)));
     for (std::size_t g = 0; g < own.size(); ++g) {
         const GpuSpec gpu = session.effectiveGpu(session.selectedGpus()[qsizetype(g)]);
         UtilizationCurve c{session.selectedGpus()[qsizetype(g)], waves,
