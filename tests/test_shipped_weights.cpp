@@ -487,6 +487,31 @@ private slots:
     // Fewer rows never make a thin GEMM slower than the next power of two of rows would be: the
     // tile rule chose a 19-way split for one or two rows of LLaMA's 32000-wide head and a 3-way
     // one for three, and the networks priced the first 7% slower (A100: 0.81 against 0.75 ms).
+    // A large batch is priced a few thousand kernels at a time (for its memory); each kernel's
+    // forecast is the one it gets alone, on both sides of every chunk boundary.
+    void aKernelsForecastDoesNotDependOnItsBatch()
+    {
+        const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
+        const auto gpus = loadGpuDirectory(kRes + "/gpus");
+        const GpuSpec* gpu = findGpu(gpus, "A100-PCIE-40GB");
+        QVERIFY(gpu);
+        std::vector<Kernel> batch;
+        for (int i = 0; batch.size() < 9000; ++i) { // every class, thin and large shapes
+            batch.push_back(Kernel::gemm(i % 2 ? "linear" : "bmm", 1 + i % 7, 1 + (i * 37) % 700, 64 + (i * 13) % 900, 1 + (i * 53) % 2000));
+            batch.push_back(Kernel::vector(i % 3 ? "add" : "gelu", 1 + (i * 29) % 5000, 64 + (i * 7) % 4000));
+            batch.push_back(Kernel::vector(i % 2 ? "softmax" : "ln", 1 + (i * 17) % 3000, 32 + (i * 11) % 4096));
+        }
+        const auto all = f.predict(batch, *gpu);
+        QCOMPARE(all.size(), batch.size());
+        for (const std::size_t i : {std::size_t(0), std::size_t(4095), std::size_t(4096), std::size_t(4097), std::size_t(8191),
+                                    std::size_t(8192), batch.size() - 1}) {
+            const KernelForecast alone = f.predict(batch[i], *gpu);
+            QVERIFY2(std::abs(all[i].seconds / alone.seconds - 1) < 1e-12,
+                     qPrintable(QString("kernel %1 (%2): %3 in the batch, %4 alone")
+                                    .arg(i).arg(QString::fromStdString(batch[i].op)).arg(all[i].seconds).arg(alone.seconds)));
+        }
+    }
+
     void thinGemmsAreNoSlowerThanTheNextPowerOfTwoRows()
     {
         const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
