@@ -8,7 +8,6 @@
 #include "gpuforecast/forecaster.h"
 #include "gpuforecast/kernel_table.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -47,14 +46,9 @@ int runEvaluate(const std::vector<std::string>& args)
     }
     if (table.rows.empty())
         throwInputError(table.source, "", "no measured rows to evaluate");
-    if (!a.has("--roofline-only")) {
-        std::vector<OpClass> present;
-        for (const auto& row : table.rows)
-            if (std::find(present.begin(), present.end(), row.kernel.opClass) == present.end())
-                present.push_back(row.kernel.opClass);
-        if (const std::string note = unlearnedNote(unlearnedClasses(forecaster, &present), weights); !note.empty())
-            std::fprintf(stderr, "gpuforecast-cli evaluate: note: %s\n", note.c_str());
-    }
+    if (const std::string note = a.has("--roofline-only") ? std::string() : unlearnedNote(forecaster, table, weights);
+        !note.empty())
+        std::fprintf(stderr, "gpuforecast-cli evaluate: note: %s\n", note.c_str());
     const auto cells = errorTable(forecastTable(table, forecaster, catalog));
 
     std::set<std::string> gpus, groups;

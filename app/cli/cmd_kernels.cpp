@@ -30,12 +30,7 @@ int runKernels(const std::vector<std::string>& args)
     const Forecaster forecaster = Forecaster::loadFromDirectory(
         a.value("--weights").value_or((std::filesystem::path(dataDir) / "weights").string()));
 
-    std::vector<OpClass> present;
-    for (const auto& row : table.rows)
-        if (std::find(present.begin(), present.end(), row.kernel.opClass) == present.end())
-            present.push_back(row.kernel.opClass);
-    if (const std::string note = unlearnedNote(unlearnedClasses(forecaster, &present),
-                                               a.value("--weights").value_or("the shipped weights"));
+    if (const std::string note = unlearnedNote(forecaster, table, a.value("--weights").value_or("the shipped weights"));
         !note.empty()) // on stderr: the output table is the forecast itself
         std::cerr << "gpuforecast-cli kernels: note: " << note << "\n";
 

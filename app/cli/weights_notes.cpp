@@ -24,4 +24,13 @@ std::string unlearnedNote(const std::vector<std::string>& classes, const std::st
            ": those kernels are priced at their roofline (utilization 1)";
 }
 
+std::string unlearnedNote(const Forecaster& forecaster, const KernelTable& table, const std::string& weightsDir)
+{
+    std::vector<OpClass> present;
+    for (const auto& row : table.rows)
+        if (std::find(present.begin(), present.end(), row.kernel.opClass) == present.end())
+            present.push_back(row.kernel.opClass);
+    return unlearnedNote(unlearnedClasses(forecaster, &present), weightsDir);
+}
+
 } // namespace gpuforecast::cli
