@@ -263,6 +263,49 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ForecastError, load(config("llama", R"(, "max_position_embeddings": 0)").c_str()));
     }
 
+    // transformers reads a Switch stack's sparse step from the file, else derives it from the
+    // number of sparse layers (3 by default); a hand-written config may give either.
+    void switchSparseLayersFollowTransformers()
+    {
+        const auto steps = [](const char* extra) {
+            const std::string text = QString(R"({"model_type": "switch_transformers", "num_layers": 12,
+                "num_decoder_layers": 6, "d_model": 64, "num_heads": 4, "d_kv": 16, "d_ff": 128, "vocab_size": 100,
+                "num_experts": 4, "expert_capacity": 8%1})").arg(extra).toStdString();
+            const ModelConfig c = modelConfigFromJson(nlohmann::json::parse(text), "config.json");
+            return std::pair(c.encoderSparseStep, c.decoderSparseStep);
+        };
+        QCOMPARE(steps(""), std::pair(4LL, 2LL));
+        QCOMPARE(steps(R"(, "num_sparse_encoder_layers": 6, "num_sparse_decoder_layers": 0)"), std::pair(2LL, 0LL));
+        QCOMPARE(steps(R"(, "num_sparse_encoder_layers": 12, "num_sparse_decoder_layers": 6)"), std::pair(1LL, 1LL));
+        // The saved step wins over the count, as it does in transformers.
+        QCOMPARE(steps(R"(, "encoder_sparse_step": 3, "num_sparse_encoder_layers": 6)"), std::pair(3LL, 2LL));
+        // A derived step changes the graph: expert launches per step follow the sparse blocks.
+        const auto expertLaunches = [](const ModelConfig& c) {
+            long long n = 0;
+            for (const auto& k : buildModelGraph(c, {1, 128, false, false}))
+                n += k.node.find(".expert") != std::string::npos ? k.count : 0;
+            return n;
+        };
+        const auto withoutSteps = [](const char* extra) {
+            nlohmann::json j = nlohmann::json::parse(readFile(std::string(GPUFORECAST_RESOURCES) + "/models/switchxl4.json"));
+            j.erase("encoder_sparse_step");
+            j.erase("decoder_sparse_step");
+            j.update(nlohmann::json::parse(extra));
+            return modelConfigFromJson(j, "config.json");
+        };
+        const long long shipped = expertLaunches(bundled("switchxl4")); // 12 of 24 blocks sparse per stack
+        QVERIFY(shipped > 0);
+        QCOMPARE(expertLaunches(withoutSteps("{}")), shipped);         // its num_sparse_*: 12 and 12
+        QCOMPARE(expertLaunches(withoutSteps(R"({"num_sparse_encoder_layers": 6, "num_sparse_decoder_layers": 6})")),
+                 shipped / 2);
+        try {
+            steps(R"(, "num_sparse_encoder_layers": 13)");
+            QFAIL("accepted more sparse layers than layers");
+        } catch (const ForecastError& e) {
+            QVERIFY2(QString(e.what()).contains("num_sparse_encoder_layers"), e.what());
+        }
+    }
+
     void rejectsBadConfigs_data()
     {
         QTest::addColumn<QString>("config");

@@ -129,6 +129,18 @@ void readBertOrOpt(ModelConfig& c, const json& j, const Context& ctx)
     }
 }
 
+// Which blocks of a Switch stack are sparse, as transformers decides: the saved step where the
+// file has one (every file transformers writes does), else the stack's layers over its number of
+// sparse layers (transformers' default is 3 of them; 0 means a dense stack).
+long long sparseStep(const json& j, const Context& ctx, const std::string& stack, long long layers)
+{
+    if (auto step = json_fields::optionalInteger(j, ctx, stack + "_sparse_step", 0, kMaxLayers))
+        return *step;
+    const long long sparse =
+        json_fields::optionalInteger(j, ctx, "num_sparse_" + stack + "_layers", 0, layers).value_or(3);
+    return sparse > 0 ? layers / sparse : 0;
+}
+
 void readSwitch(ModelConfig& c, const json& j, const Context& ctx)
 {
     c.encoderLayers = json_fields::requireInteger(j, ctx, "num_layers", 1, kMaxLayers);
@@ -144,8 +156,8 @@ void readSwitch(ModelConfig& c, const json& j, const Context& ctx)
     c.experts = json_fields::requireInteger(j, ctx, "num_experts", 1, kMaxExperts);
     c.expertsPerToken = 1; // Switch routing is top-1 by definition
     c.expertCapacity = json_fields::requireInteger(j, ctx, "expert_capacity", 1, kMaxPositions);
-    c.encoderSparseStep = json_fields::requireInteger(j, ctx, "encoder_sparse_step", 0, kMaxLayers);
-    c.decoderSparseStep = json_fields::requireInteger(j, ctx, "decoder_sparse_step", 0, kMaxLayers);
+    c.encoderSparseStep = sparseStep(j, ctx, "encoder", c.encoderLayers);
+    c.decoderSparseStep = sparseStep(j, ctx, "decoder", c.decoderLayers);
     c.relativeBuckets =
         json_fields::optionalInteger(j, ctx, "relative_attention_num_buckets", 1, kMaxPositions).value_or(32);
     if (optionalBool(j, ctx, "is_gated_act", false))
