@@ -635,6 +635,8 @@ private slots:
         const QStringList base{"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--seq", "1024"};
         QTest::newRow("batch zero") << base + QStringList{"--batch", "0"} << "--batch: expected a value in";
         QTest::newRow("batch not a number") << base + QStringList{"--batch", "four"} << "--batch: expected a whole number";
+        QTest::newRow("batch with a trailing blank") << base + QStringList{"--batch", "4 "} << "--batch: expected a whole number";
+        QTest::newRow("batch with a leading blank") << base + QStringList{"--batch", " 4"} << "--batch: expected a whole number";
         QTest::newRow("unknown model") << QStringList{"predict", "--model", "gpt9", "--gpu", "T4", "--seq", "8"}
                                        << "unknown model 'gpt9'";
         QTest::newRow("unknown gpu") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "H900", "--seq", "8"}

@@ -1,5 +1,6 @@
 #include "arguments.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 
@@ -50,7 +51,9 @@ long long Arguments::integer(const std::string& name, long long fallback, long l
     errno = 0;
     char* end = nullptr;
     const long long x = std::strtoll(v->c_str(), &end, 10);
-    if (v->empty() || *end != '\0' || errno == ERANGE)
+    // strtoll skips leading blanks; "128 " is refused, so " 128" is too.
+    const bool startsLikeANumber = !v->empty() && (std::isdigit((unsigned char)(*v)[0]) || (*v)[0] == '-' || (*v)[0] == '+');
+    if (!startsLikeANumber || *end != '\0' || errno == ERANGE)
         throw UsageError(name + ": expected a whole number, got '" + *v + "'");
     if (x < lo || x > hi)
         throw UsageError(name + ": expected a value in [" + std::to_string(lo) + ", " + std::to_string(hi) +
