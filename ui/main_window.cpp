@@ -21,6 +21,8 @@
 #include <qcustomplot.h>
 
 #include <QAction>
+#include <QBuffer>
+#include <QTemporaryDir>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QGroupBox>
@@ -502,8 +504,8 @@ void MainWindow::buildMenus()
     file->addAction(tr("Export chart…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), "chart.png",
                                                           tr("PNG image (*.png);;PDF document (*.pdf)"));
-        if (!path.isEmpty() && !exportChart(path))
-            statusBar()->showMessage(tr("Could not write %1").arg(path), 10000);
+        if (!path.isEmpty())
+            exportChart(path); // says what went wrong itself
     });
     // The figures behind the charts, for a spreadsheet: default names say what and for which model.
     file->addAction(tr("Export comparison as CSV…"), this, [this] {
@@ -550,33 +552,56 @@ bool MainWindow::exportChart(const QString& path)
     auto* plot = charts_->currentWidget()->findChild<QCustomPlot*>();
     if (!plot)
         return false;
-    if (path.endsWith(".pdf", Qt::CaseInsensitive))
-        return plot->savePdf(path, 1200, 700);
-    return plot->savePng(path, 1200, 700);
+    // Drawn in memory, then written as the CSV exports are, atomically: a failed export never
+    // leaves half an image over an earlier one. QCustomPlot writes a PDF only to a file name,
+    // so that goes through a scratch folder.
+    QByteArray bytes;
+    if (path.endsWith(".pdf", Qt::CaseInsensitive)) {
+        const QTemporaryDir scratch;
+        const QString drawn = scratch.filePath("chart.pdf");
+        QFile file(drawn);
+        if (!scratch.isValid() || !plot->savePdf(drawn, kExportWidth, kExportHeight) || !file.open(QIODevice::ReadOnly))
+            return reportExportFailure(path, tr("could not draw the chart as PDF"));
+        bytes = file.readAll();
+    } else {
+        QImage image = plot->toPixmap(kExportWidth, kExportHeight).toImage();
+        image.setDotsPerMeterX(kExportDotsPerMeter); // 96 dpi, what QCustomPlot::savePng records
+        image.setDotsPerMeterY(kExportDotsPerMeter);
+        QBuffer buffer(&bytes);
+        if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG"))
+            return reportExportFailure(path, tr("could not draw the chart as PNG"));
+    }
+    return writeExport(path, bytes.toStdString());
 }
 
 bool MainWindow::exportComparisonCsv(const QString& path)
 {
-    return writeCsv(path, comparisonCsv(*session_, compare_->baseline()));
+    return writeExport(path, comparisonCsv(*session_, compare_->baseline()));
 }
 
 bool MainWindow::exportOperatorCsv(const QString& path)
 {
-    return writeCsv(path, operatorTableCsv(*operatorView_, operatorModel_->shownGpu()));
+    return writeExport(path, operatorTableCsv(*operatorView_, operatorModel_->shownGpu()));
 }
 
-bool MainWindow::writeCsv(const QString& path, const std::string& text)
+bool MainWindow::writeExport(const QString& path, const std::string& bytes)
 {
     try {
-        writeFileAtomically(path.toStdString(), text);
+        writeFileAtomically(path.toStdString(), bytes);
     } catch (const std::exception& e) {
-        statusBar()->showMessage(tr("Not exported: %1").arg(QString::fromUtf8(e.what())), 15000);
-        if (isVisible())
-            QMessageBox::warning(this, tr("Export failed"), QString::fromUtf8(e.what()));
-        return false;
+        return reportExportFailure(path, QString::fromUtf8(e.what()));
     }
     statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
     return true;
+}
+
+bool MainWindow::reportExportFailure(const QString& path, const QString& why)
+{
+    const QString text = why.contains(path) ? why : tr("%1: %2").arg(path, why);
+    statusBar()->showMessage(tr("Not exported: %1").arg(text), 15000);
+    if (isVisible())
+        QMessageBox::warning(this, tr("Export failed"), text);
+    return false;
 }
 
 void MainWindow::updateStatus()

@@ -63,6 +63,10 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    // Exported charts: a fixed size, so figures match whatever the window's size.
+    static constexpr int kExportWidth = 1200, kExportHeight = 700;
+    static constexpr int kExportDotsPerMeter = 3780; // 96 dpi
+
     QWidget* buildGpuPanel();
     void buildMenus();
     void showGpu(const QString& id);
@@ -79,7 +83,8 @@ private:
     bool maybeSave();
     void rememberRecent(const QString& path);
     void rebuildRecentMenu();
-    bool writeCsv(const QString& path, const std::string& text);
+    bool writeExport(const QString& path, const std::string& bytes); // atomically; false after saying why
+    bool reportExportFailure(const QString& path, const QString& why);
 
     ForecastSession* session_;
     QUndoStack* undo_;
