@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QSaveFile>
 #include <QIcon>
 #include <QImageWriter>
 #include <QMessageBox>
@@ -101,8 +102,11 @@ int main(int argc, char** argv)
         window.repaint();
         QApplication::processEvents();
         const QString path = parser.value(screenshot);
-        if (!window.grab().save(path)) // the format follows the suffix, checked above
-            return usageError(path + ": cannot write the image");
+        // Replaced whole or not at all, as every file the app writes; the format follows the suffix.
+        QSaveFile file(path);
+        const QByteArray format = QFileInfo(path).suffix().toLower().toLatin1();
+        if (!file.open(QIODevice::WriteOnly) || !window.grab().save(&file, format.constData()) || !file.commit())
+            return usageError(path + ": cannot write the image" + (file.errorString().isEmpty() ? QString() : ": " + file.errorString()));
         return 0;
     }
     // Not for --screenshot either: it neither offers nor keeps anyone's work. The window owns it.
