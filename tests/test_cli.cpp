@@ -650,6 +650,10 @@ private slots:
         QTest::newRow("data parallel inference") << base + QStringList{"--batch", "4", "--parallel", "dp4"}
                                                  << "data parallelism applies to training";
         QTest::newRow("option twice") << base + QStringList{"--batch", "4", "--batch", "8"} << "--batch: given twice";
+        // Values are echoed as given, but an error stays one line: control characters are escaped.
+        QTest::newRow("gpu with a newline") << QStringList{"predict", "--model", "bert", "--gpu", "T4\nrm", "--seq", "8"}
+                                            << "unknown GPU 'T4\\nrm'";
+        QTest::newRow("argument with a tab") << base + QStringList{"--x\ty"} << "unknown argument '--x\\ty'";
         QTest::newRow("layout too large") << base + QStringList{"--mode", "training", "--parallel", "dp1000000"}
                                           << "--parallel: 'dp1000000': more than 4096 GPUs is not one server";
         QTest::newRow("empty value") << base + QStringList{"--batch", ""} << "--batch: empty value";

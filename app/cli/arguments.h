@@ -1,6 +1,8 @@
 #pragma once
 // Tiny option parser for the CLI's "--name value" and "--flag" arguments. Each command declares
 // what it accepts, so a typo is an error (exit 2) rather than an option silently ignored.
+#include "gpuforecast/error.h"
+
 #include <map>
 #include <optional>
 #include <set>
@@ -10,9 +12,10 @@
 
 namespace gpuforecast::cli {
 
+// One line whatever the arguments held, as ForecastError is.
 class UsageError : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit UsageError(const std::string& message) : std::runtime_error(oneLine(message)) {}
 };
 
 class Arguments {

@@ -83,7 +83,7 @@ int main(int argc, char** argv)
     };
     const auto it = commands.find(args[0]);
     if (it == commands.end()) {
-        std::cerr << "gpuforecast-cli: unknown command '" << args[0] << "' (see --help)\n";
+        std::cerr << "gpuforecast-cli: unknown command '" << oneLine(args[0]) << "' (see --help)\n";
         return 2;
     }
     if (std::any_of(args.begin() + 1, args.end(), asksForHelp)) { // "predict --help"
@@ -105,7 +105,7 @@ int main(int argc, char** argv)
         std::cerr << "gpuforecast-cli: out of memory\n";
         return 1;
     } catch (const std::exception& e) {
-        std::cerr << "gpuforecast-cli: " << e.what() << "\n";
+        std::cerr << "gpuforecast-cli: " << oneLine(e.what()) << "\n";
         return 1;
     }
 }

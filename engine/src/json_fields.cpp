@@ -9,17 +9,6 @@
 
 namespace gpuforecast {
 
-void throwInputError(const std::string& source, const std::string& field, const std::string& what)
-{
-    std::string msg = source;
-    if (!field.empty())
-        msg += ": " + field;
-    msg += ": " + what;
-    throw ForecastError(msg);
-}
-
-void throwOutputError(const std::string& path, const std::string& what) { throw OutputError(path + ": " + what); }
-
 namespace json_fields {
 
 std::string plainNumber(double x)

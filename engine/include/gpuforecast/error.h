@@ -6,9 +6,12 @@
 
 namespace gpuforecast {
 
+// The message with control characters escaped ("\n", "\x1b"): an error is always one line.
+std::string oneLine(const std::string& message);
+
 class ForecastError : public std::runtime_error {
 public:
-    explicit ForecastError(const std::string& message) : std::runtime_error(message) {}
+    explicit ForecastError(const std::string& message) : std::runtime_error(oneLine(message)) {}
 };
 
 // A file that was named well but could not be written to the end (a full disk, an I/O error, a
