@@ -24,6 +24,18 @@ Run cli(const QStringList& args)
             QString::fromUtf8(p.readAllStandardError())};
 }
 
+// The CLI with `input` on its standard input.
+Run cliReading(const QStringList& args, const QByteArray& input)
+{
+    QProcess p;
+    p.start(GPUFORECAST_CLI, args);
+    p.write(input);
+    p.closeWriteChannel();
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
 const QString kData = GPUFORECAST_TEST_DATA;
 
 // `kernels --details` on the given CSV text: its output lines, header first (none on failure).
@@ -162,6 +174,33 @@ private slots:
         QFile a(plain), b(again);
         QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
         QCOMPARE(b.readAll(), a.readAll()); // rerun on its own output: the same forecasts, replaced
+    }
+
+    // `--in -` reads a table from a pipe (`zcat t.csv.gz | gpuforecast-cli kernels --in -`), plain or gzip.
+    void kernelsReadsStandardInput()
+    {
+        QTemporaryDir dir;
+        const QString packed = dir.filePath("in.csv.gz");
+        QFile plainFile(kData + "/small_kernels.csv");
+        QVERIFY(plainFile.open(QIODevice::ReadOnly));
+        const QByteArray plain = plainFile.readAll();
+        QCOMPARE(cli({"kernels", "--in", kData + "/small_kernels.csv", "--out", packed}).code, 0);
+        QFile packedFile(packed);
+        QVERIFY(packedFile.open(QIODevice::ReadOnly));
+        const QByteArray gzip = packedFile.readAll();
+        const Run fromFile = cli({"kernels", "--in", kData + "/small_kernels.csv"});
+        const Run fromPipe = cliReading({"kernels", "--in", "-"}, plain);
+        QCOMPARE(fromPipe.code, 0);
+        QCOMPARE(fromPipe.out, fromFile.out);
+        const Run fromGzipPipe = cliReading({"kernels", "--in", "-"}, gzip);
+        QCOMPARE(fromGzipPipe.code, 0);
+        QCOMPARE(fromGzipPipe.out, fromFile.out); // its own output read back: the forecast replaced
+        const Run cut = cliReading({"kernels", "--in", "-"}, gzip.left(gzip.size() / 2));
+        QCOMPARE(cut.code, 2);
+        QVERIFY2(cut.err.contains("standard input: truncated gzip data"), qPrintable(cut.err));
+        const Run empty = cliReading({"evaluate", "--in", "-"}, {});
+        QCOMPARE(empty.code, 2);
+        QVERIFY2(empty.err.contains("standard input: header: empty file"), qPrintable(empty.err));
     }
 
     void kernelsReplacesTheForecastColumnsOfItsOwnOutput()

@@ -41,7 +41,7 @@ int runKernels(const std::vector<std::string>& args)
     for (const auto& [gpuId, idx] : byGpu) {
         const GpuSpec* gpu = findGpu(catalog, gpuId);
         if (!gpu)
-            throwInputError(in, "line " + std::to_string(idx.front() + 2) + " gpu",
+            throwInputError(in == "-" ? "standard input" : in, "line " + std::to_string(idx.front() + 2) + " gpu",
                             "unknown GPU '" + gpuId + "' (see gpuforecast-cli gpus)");
         std::vector<Kernel> kernels;
         kernels.reserve(idx.size());

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <random>
 
 namespace gpuforecast {
@@ -64,11 +65,69 @@ std::string readGzip(const std::string& path, std::size_t maxBytes)
     return out;
 }
 
+// Gzip data already in memory (a compressed table arriving through a pipe), inflated up to maxBytes.
+std::string gunzip(const std::string& data, const std::string& source, std::size_t maxBytes)
+{
+    z_stream zs{};
+    if (inflateInit2(&zs, 15 + 16) != Z_OK) // 15 + 16: the gzip wrapper
+        throwInputError(source, "", "cannot start decompression");
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+    zs.avail_in = uInt(data.size());
+    std::string out;
+    char buf[1 << 16];
+    int rc = Z_OK;
+    while (rc != Z_STREAM_END || zs.avail_in > 0) {
+        if (rc == Z_STREAM_END) // another gzip member follows, as `cat a.gz b.gz` makes
+            inflateReset(&zs);
+        zs.next_out = reinterpret_cast<Bytef*>(buf);
+        zs.avail_out = sizeof buf;
+        rc = inflate(&zs, Z_NO_FLUSH);
+        if (rc != Z_OK && rc != Z_STREAM_END) {
+            inflateEnd(&zs);
+            throwInputError(source, "", rc == Z_BUF_ERROR ? "truncated gzip data" : "corrupt gzip data");
+        }
+        out.append(buf, sizeof buf - zs.avail_out);
+        if (out.size() > maxBytes) {
+            inflateEnd(&zs);
+            throwInputError(source, "", "larger than the limit of " + std::to_string(maxBytes >> 20) + " MiB");
+        }
+    }
+    inflateEnd(&zs);
+    return out;
+}
+
+// A pipe (standard input, `<(zcat ...)`): read to its end or to the limit, gzip or not.
+std::string readStream(std::FILE* f, const std::string& source, std::size_t maxBytes)
+{
+    std::string out;
+    char buf[1 << 16];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) {
+        out.append(buf, n);
+        if (out.size() > maxBytes)
+            throwInputError(source, "", "larger than the limit of " + std::to_string(maxBytes >> 20) + " MiB");
+    }
+    if (std::ferror(f))
+        throwInputError(source, "", "read failed (" + std::string(std::strerror(errno)) + ")");
+    return startsWithGzipMagic(out) ? gunzip(out, source, maxBytes) : out;
+}
+
 } // namespace
+
+std::string readStandardInput(std::size_t maxBytes)
+{
+    return readStream(stdin, "standard input", maxBytes);
+}
 
 std::string readFile(const std::string& path, std::size_t maxBytes)
 {
     std::error_code ec;
+    if (std::filesystem::is_fifo(path, ec)) {
+        std::FILE* f = std::fopen(path.c_str(), "rb");
+        if (!f)
+            throwInputError(path, "", "cannot open (" + std::string(std::strerror(errno)) + ")");
+        const std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(f, std::fclose);
+        return readStream(f, path, maxBytes);
+    }
     if (!std::filesystem::is_regular_file(path, ec))
         throwInputError(path, "", std::filesystem::exists(path, ec) ? "not a regular file" : "no such file");
     if (endsWith(path, ".gz"))

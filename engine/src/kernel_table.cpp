@@ -131,6 +131,8 @@ KernelTable parseKernelTable(const std::string& text, const std::string& source,
 
 KernelTable readKernelTable(const std::string& path, TableContent content)
 {
+    if (path == "-")
+        return parseKernelTable(readStandardInput(kMaxTableBytes), "standard input", content);
     return parseKernelTable(readFile(path, kMaxTableBytes), path, content);
 }
 

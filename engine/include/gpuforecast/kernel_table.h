@@ -33,7 +33,7 @@ struct KernelTable {
 
 enum class TableContent { InputsOnly, WithMeasurements };
 
-// Throws ForecastError("<path>: line N <column>: ...") on a bad row.
+// Throws ForecastError("<path>: line N <column>: ...") on a bad row. "-" reads standard input.
 KernelTable readKernelTable(const std::string& path, TableContent content);
 KernelTable parseKernelTable(const std::string& text, const std::string& source, TableContent content);
 
