@@ -189,8 +189,10 @@ void WavesChart::rebuild()
                                                tr("%1: utilization vs. waves").arg(shownOperator_),
                                                tr("utilization vs. waves")};
         staircaseTitles_ = QStringList{
-            tr("%1: latency vs. %2 — it steps where the wave count rises").arg(shownOperator_, dimensionName()),
-            tr("%1: latency vs. %2, in steps of waves").arg(shownOperator_, dimensionName()),
+            // A compute-bound kernel steps only at a new wave; a memory-bound one also at each tile
+            // its partial wave gains, whose bytes it must move (T4, a 64-row attention product).
+            tr("%1: latency vs. %2 — it steps where a wave or a tile is added").arg(shownOperator_, dimensionName()),
+            tr("%1: latency vs. %2, in steps of waves and tiles").arg(shownOperator_, dimensionName()),
             tr("%1: latency vs. %2").arg(shownOperator_, dimensionName()), tr("latency vs. %1").arg(dimensionName())};
         drawUtilization();
         drawStaircase();
