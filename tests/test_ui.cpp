@@ -484,6 +484,31 @@ private slots:
             chart.plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + "/roofline.png", 1200, 700);
     }
 
+    // An unedited copy forecasts exactly as its source and draws on top of it; the legend says
+    // so instead of naming a line nobody can see.
+    void identicalForecastsSayWhichLineHidesTheOther()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(showOneSequence(session, "gpt2_large", 512, "T4"));
+        GpuSpec copy = *session.gpu("T4");
+        copy.id = "T4 twin";
+        QVERIFY(!session.addGpu(copy));
+        session.setSelectedGpus({"T4", "T4 twin", "L4"});
+        auto names = [](const QCustomPlot* plot) {
+            QStringList n;
+            for (int i = 0; i < plot->graphCount(); ++i)
+                n << plot->graph(i)->name();
+            return n;
+        };
+        WavesChart waves(&session);
+        waves.setSelectedOperator("mlp.fc");
+        QVERIFY2(names(waves.plot()).contains("T4 twin (same as T4)"), qPrintable(names(waves.plot()).join(" | ")));
+        QVERIFY(names(waves.plot()).contains("L4")); // different forecasts keep their names
+        RooflineChart roofline(&session);
+        QVERIFY2(names(roofline.plot()).contains("T4 twin roof (same as T4 roof)"), qPrintable(names(roofline.plot()).join(" | ")));
+        QVERIFY(names(roofline.plot()).contains("L4 roof"));
+    }
+
     void whatIfSlidersMoveTheForecastTheRightWay()
     {
         ForecastSession session(nullptr, store());

@@ -90,4 +90,30 @@ bool slantCrowdedNames(QCPAxis* keyAxis, const QStringList& names)
     return true;
 }
 
+namespace {
+
+bool samePoints(const QCPGraph* a, const QCPGraph* b)
+{
+    const auto& da = *a->data();
+    const auto& db = *b->data();
+    if (da.size() != db.size())
+        return false;
+    for (auto i = da.constBegin(), j = db.constBegin(); i != da.constEnd(); ++i, ++j)
+        if (i->key != j->key || i->value != j->value)
+            return false;
+    return true;
+}
+
+} // namespace
+
+void nameHiddenTwins(const std::vector<QCPGraph*>& graphs)
+{
+    for (std::size_t i = 1; i < graphs.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (!graphs[i]->data()->isEmpty() && samePoints(graphs[i], graphs[j])) {
+                graphs[i]->setName(QObject::tr("%1 (same as %2)").arg(graphs[i]->name(), graphs[j]->name()));
+                break;
+            }
+}
+
 } // namespace gpuforecast::ui

@@ -7,9 +7,11 @@
 #include <QStringList>
 
 #include <cstddef>
+#include <vector>
 
 class QCPAxis;
 class QCPAxisRect;
+class QCPGraph;
 class QCustomPlot;
 class QFont;
 
@@ -28,5 +30,9 @@ double labelHeadroom(const QCPAxisRect* rect, const QFont& font, double lines);
 // Slants the names under bars at keys 1, 2, ... when the longest would run into its neighbour's.
 // Returns whether the slant changed (a change needs a replot).
 bool slantCrowdedNames(QCPAxis* keyAxis, const QStringList& names);
+// Renames each graph whose points equal an earlier one's "<name> (same as <earlier>)": identical
+// forecasts (a GPU and its unedited copy) draw exactly on top of each other, and the legend
+// otherwise names a line nobody can see.
+void nameHiddenTwins(const std::vector<QCPGraph*>& graphs);
 
 } // namespace gpuforecast::ui

@@ -58,6 +58,7 @@ void RooflineChart::rebuild()
     applyChartStyle(plot_);
     const auto forecasts = session_->forecasts();
     double top = 1, bottom = INFINITY; // the plot spans the roofs and the kernels, no more
+    std::vector<QCPGraph*> roofs;
     for (std::size_t i = 0; i < forecasts->size(); ++i) {
         const QString id = QString::fromStdString((*forecasts)[i].gpu);
         const GpuSpec g = session_->effectiveGpu(id); // the roof the kernels were forecast under
@@ -73,7 +74,9 @@ void RooflineChart::rebuild()
         top = std::max(top, g.gemmPeakGflops());
         bottom = std::min(bottom, y.front());
         series_.push_back({roof, id, {}});
+        roofs.push_back(roof);
     }
+    nameHiddenTwins(roofs);
     const ModelForecast* shown = forecasts->empty() ? nullptr : &forecasts->front();
     for (const auto& f : *forecasts)
         if (QString::fromStdString(f.gpu) == gpuId_)

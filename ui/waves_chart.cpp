@@ -243,6 +243,7 @@ void WavesChart::drawUtilization()
 void WavesChart::drawStaircase()
 {
     double top = 0;
+    std::vector<QCPGraph*> steps;
     for (std::size_t i = 0; i < sweeps_.size(); ++i) {
         auto* g = plot_->addGraph(plot_->xAxis, plot_->yAxis);
         g->setName(sweeps_[i].gpu);
@@ -250,8 +251,10 @@ void WavesChart::drawStaircase()
         g->setLineStyle(QCPGraph::lsStepLeft);
         g->setData(toQ(sweeps_[i].dimension), toQ(sweeps_[i].ms), true);
         top = std::max(top, *std::max_element(sweeps_[i].ms.begin(), sweeps_[i].ms.end()));
+        steps.push_back(g);
         stepGraphs_.push_back(g);
     }
+    nameHiddenTwins(steps);
     const double yTop = top * 1.5; // headroom for the annotation above the steps
     const double own = double(sweptSize(kernel_));
     // The first GPU's wave boundaries as one graph of vertical segments (NaN breaks the line), so
