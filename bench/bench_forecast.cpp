@@ -37,7 +37,7 @@ void BM_KernelBatch(benchmark::State& state)
         benchmark::DoNotOptimize(forecaster().predict(kernels, h100));
     state.SetItemsProcessed(state.iterations() * std::int64_t(kernels.size()));
 }
-BENCHMARK(BM_KernelBatch)->Arg(8)->Arg(64)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_KernelBatch)->Arg(8)->Arg(64)->Arg(4096)->Unit(benchmark::kMicrosecond);
 
 // A bmm tile lookup that misses the memo: a nearest-shape search over one GPU's ~17k measured
 // shapes. Evaluating a kernel file does one per distinct shape (and per padded candidate of a

@@ -244,10 +244,9 @@ KernelForecast Forecaster::predict(const Kernel& kernel, const GpuSpec& gpu) con
 std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels, const GpuSpec& gpu,
                                                 std::optional<GemmTile> pinnedTile) const
 {
-    // Priced a few thousand at a time: the networks' activations for every kernel, its padded
-    // shapes and its alternative schedules at once took 1.5 GB for the 120k-row training GEMM
-    // table (`kernels --in`), where each kernel's forecast depends on no other's.
-    if (constexpr std::size_t kChunk = 4096; kernels.size() > kChunk) {
+    // In chunks (kBatchChunk): at once, the networks' activations for every kernel, its padded
+    // shapes and its alternative schedules took 1.5 GB for the 120k-row training GEMM table.
+    if (constexpr std::size_t kChunk = kBatchChunk; kernels.size() > kChunk) {
         std::vector<KernelForecast> out;
         out.reserve(kernels.size());
         for (std::size_t i = 0; i < kernels.size(); i += kChunk) {

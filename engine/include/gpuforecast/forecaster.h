@@ -92,6 +92,11 @@ public:
     // the library could run the padded problem, and the tile rule for thin outputs, priced by
     // networks that saw few such tiles, put a one-row 4096x4096 layer on an RTX 4090 at twice the
     // time of a 256-row one.
+    // A large batch is priced this many kernels at a time: each kernel's forecast depends on no
+    // other's, and the networks' activations for a chunk's padded shapes and alternative
+    // schedules stay in cache. `kernels --in` on the 120k-row training GEMM table: 4096 at a
+    // time, 1.48 GB -> 0.60 GB and 66 s; 256 at a time, 0.32 GB and 52 s.
+    static constexpr std::size_t kBatchChunk = 256;
     std::vector<KernelForecast> predict(std::span<const Kernel> kernels, const GpuSpec& gpu,
                                         std::optional<GemmTile> pinnedTile = std::nullopt) const;
     KernelForecast predict(const Kernel& kernel, const GpuSpec& gpu) const;
