@@ -195,6 +195,19 @@ private slots:
         const Run fromGzipPipe = cliReading({"kernels", "--in", "-"}, gzip);
         QCOMPARE(fromGzipPipe.code, 0);
         QCOMPARE(fromGzipPipe.out, fromFile.out); // its own output read back: the forecast replaced
+        // What follows the last gzip member and is not another is ignored, as zlib does for files.
+        const Run padded = cliReading({"kernels", "--in", "-"}, gzip + "\n" + QByteArray(8, '\0'));
+        QCOMPARE(padded.code, 0);
+        QCOMPARE(padded.out, fromFile.out);
+        // "--out -" is standard output, not a file named "-".
+        QDir work(dir.path());
+        QProcess inDir;
+        inDir.setWorkingDirectory(dir.path());
+        inDir.start(GPUFORECAST_CLI, {"kernels", "--in", kData + "/small_kernels.csv", "--out", "-"});
+        QVERIFY(inDir.waitForFinished(120000));
+        QCOMPARE(inDir.exitCode(), 0);
+        QCOMPARE(QString::fromUtf8(inDir.readAllStandardOutput()), fromFile.out);
+        QVERIFY(!work.exists("-"));
         const Run cut = cliReading({"kernels", "--in", "-"}, gzip.left(gzip.size() / 2));
         QCOMPARE(cut.code, 2);
         QVERIFY2(cut.err.contains("standard input: truncated gzip data"), qPrintable(cut.err));
@@ -693,6 +706,8 @@ private slots:
         QTest::newRow("gpu with a newline") << QStringList{"predict", "--model", "bert", "--gpu", "T4\nrm", "--seq", "8"}
                                             << "unknown GPU 'T4\\nrm'";
         QTest::newRow("argument with a tab") << base + QStringList{"--x\ty"} << "unknown argument '--x\\ty'";
+        QTest::newRow("gpu with a C1 control") << QStringList{"predict", "--model", "bert", "--gpu", QString("T4") + QChar(0x9b), "--seq", "8"}
+                                               << "unknown GPU 'T4\\u009b'";
         QTest::newRow("layout too large") << base + QStringList{"--mode", "training", "--parallel", "dp1000000"}
                                           << "--parallel: 'dp1000000': more than 4096 GPUs is not one server";
         QTest::newRow("empty value") << base + QStringList{"--batch", ""} << "--batch: empty value";

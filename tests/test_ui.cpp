@@ -566,7 +566,7 @@ private slots:
         QFile f(pdf);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.read(5) == "%PDF-");
-        QCOMPARE(image.dotsPerMeterX(), 3780); // 96 dpi, as QCustomPlot's own savePng records
+        QCOMPARE(image.dotsPerMeterX(), int(96 / 0.0254)); // 96 dpi, as QCustomPlot's own savePng records
         // Written atomically: nothing but the two exports is left in the folder.
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList({"chart.pdf", "chart.png"}));
         // A folder that is not there: refused, with the path in the status bar, and nothing written.

@@ -551,7 +551,7 @@ bool MainWindow::exportChart(const QString& path)
 {
     auto* plot = charts_->currentWidget()->findChild<QCustomPlot*>();
     if (!plot)
-        return false;
+        return reportExportFailure(path, tr("this tab has no chart to export"));
     // Drawn in memory, then written as the CSV exports are, atomically: a failed export never
     // leaves half an image over an earlier one. QCustomPlot writes a PDF only to a file name,
     // so that goes through a scratch folder.
@@ -565,7 +565,7 @@ bool MainWindow::exportChart(const QString& path)
         bytes = file.readAll();
     } else {
         QImage image = plot->toPixmap(kExportWidth, kExportHeight).toImage();
-        image.setDotsPerMeterX(kExportDotsPerMeter); // 96 dpi, what QCustomPlot::savePng records
+        image.setDotsPerMeterX(kExportDotsPerMeter);
         image.setDotsPerMeterY(kExportDotsPerMeter);
         QBuffer buffer(&bytes);
         if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG"))

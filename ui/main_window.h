@@ -65,7 +65,7 @@ protected:
 private:
     // Exported charts: a fixed size, so figures match whatever the window's size.
     static constexpr int kExportWidth = 1200, kExportHeight = 700;
-    static constexpr int kExportDotsPerMeter = 3780; // 96 dpi
+    static constexpr int kExportDotsPerMeter = int(96 / 0.0254); // 96 dpi, 3779, as QCustomPlot::savePng writes
 
     QWidget* buildGpuPanel();
     void buildMenus();

@@ -93,7 +93,7 @@ int runKernels(const std::vector<std::string>& args)
         }
         out << '\n';
     }
-    if (auto path = a.value("--out")) {
+    if (auto path = a.value("--out"); path && *path != "-") { // "-": standard output, as for --in
         // What --in reads, --out writes: a .gz name gets gzip, so the file can be read back.
         if (endsWith(*path, ".gz"))
             writeGzipFileAtomically(*path, out.str());

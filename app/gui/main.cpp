@@ -103,10 +103,16 @@ int main(int argc, char** argv)
         QApplication::processEvents();
         const QString path = parser.value(screenshot);
         // Replaced whole or not at all, as every file the app writes; the format follows the suffix.
+        // A path that cannot be opened is the input's fault (2); a failed write or rename the disk's (1).
         QSaveFile file(path);
         const QByteArray format = QFileInfo(path).suffix().toLower().toLatin1();
-        if (!file.open(QIODevice::WriteOnly) || !window.grab().save(&file, format.constData()) || !file.commit())
-            return usageError(path + ": cannot write the image" + (file.errorString().isEmpty() ? QString() : ": " + file.errorString()));
+        if (!file.open(QIODevice::WriteOnly))
+            return usageError(path + ": cannot write the image: " + file.errorString());
+        if (!window.grab().save(&file, format.constData()) || !file.commit()) {
+            std::fprintf(stderr, "gpuforecast: %s: could not write the image%s\n", qPrintable(path),
+                         file.error() == QFileDevice::NoError ? "" : qPrintable(": " + file.errorString()));
+            return 1;
+        }
         return 0;
     }
     // Not for --screenshot either: it neither offers nor keeps anyone's work. The window owns it.

@@ -11,9 +11,16 @@ std::string oneLine(const std::string& message)
     // that the CLI prints and scripts read, so it is written as its escape instead.
     std::string out;
     out.reserve(message.size());
-    for (const char c : message) {
+    for (std::size_t i = 0; i < message.size(); ++i) {
+        const char c = message[i];
         const auto u = static_cast<unsigned char>(c);
-        if (c == '\n')
+        const auto next = i + 1 < message.size() ? static_cast<unsigned char>(message[i + 1]) : 0u;
+        if (u == 0xc2 && next >= 0x80 && next <= 0x9f) { // U+0080..U+009F in UTF-8: C1 controls (CSI)
+            char hex[7];
+            std::snprintf(hex, sizeof hex, "\\u%04x", next);
+            out += hex;
+            ++i;
+        } else if (c == '\n')
             out += "\\n";
         else if (c == '\r')
             out += "\\r";

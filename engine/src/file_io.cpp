@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <random>
 
@@ -66,25 +67,32 @@ std::string readGzip(const std::string& path, std::size_t maxBytes)
 }
 
 // Gzip data already in memory (a compressed table arriving through a pipe), inflated up to maxBytes.
+// As zlib's gzread reads a file: members one after another (`cat a.gz b.gz`), and anything after
+// the last that is not another member (padding, a stray newline) ignored.
 std::string gunzip(const std::string& data, const std::string& source, std::size_t maxBytes)
 {
+    if (data.size() > std::numeric_limits<uInt>::max()) // zlib counts its input in uInt
+        throwInputError(source, "", "larger than the limit of " + std::to_string(maxBytes >> 20) + " MiB");
     z_stream zs{};
     if (inflateInit2(&zs, 15 + 16) != Z_OK) // 15 + 16: the gzip wrapper
         throwInputError(source, "", "cannot start decompression");
     zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
     zs.avail_in = uInt(data.size());
+    auto anotherMember = [&] { return zs.avail_in >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b; };
     std::string out;
     char buf[1 << 16];
-    int rc = Z_OK;
-    while (rc != Z_STREAM_END || zs.avail_in > 0) {
-        if (rc == Z_STREAM_END) // another gzip member follows, as `cat a.gz b.gz` makes
+    for (int rc = Z_OK; rc != Z_STREAM_END || anotherMember();) {
+        if (rc == Z_STREAM_END)
             inflateReset(&zs);
         zs.next_out = reinterpret_cast<Bytef*>(buf);
         zs.avail_out = sizeof buf;
         rc = inflate(&zs, Z_NO_FLUSH);
         if (rc != Z_OK && rc != Z_STREAM_END) {
+            const std::string why = rc == Z_BUF_ERROR ? "truncated gzip data"
+                                    : rc == Z_MEM_ERROR ? "out of memory while decompressing"
+                                                        : "corrupt gzip data" + (zs.msg ? " (" + std::string(zs.msg) + ")" : "");
             inflateEnd(&zs);
-            throwInputError(source, "", rc == Z_BUF_ERROR ? "truncated gzip data" : "corrupt gzip data");
+            throwInputError(source, "", why);
         }
         out.append(buf, sizeof buf - zs.avail_out);
         if (out.size() > maxBytes) {

@@ -131,7 +131,8 @@ void readBertOrOpt(ModelConfig& c, const json& j, const Context& ctx)
 
 // Which blocks of a Switch stack are sparse, as transformers decides: the saved step where the
 // file has one (every file transformers writes does), else the stack's layers over its number of
-// sparse layers (transformers' default is 3 of them; 0 means a dense stack).
+// sparse layers (transformers' default is 3 of them; 0 means a dense stack). More sparse layers
+// than layers is refused, where transformers quietly builds a dense stack: it is a typo.
 long long sparseStep(const json& j, const Context& ctx, const std::string& stack, long long layers)
 {
     if (auto step = json_fields::optionalInteger(j, ctx, stack + "_sparse_step", 0, kMaxLayers))

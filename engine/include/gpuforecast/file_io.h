@@ -11,7 +11,8 @@ inline constexpr std::size_t kMaxJsonBytes = 64u << 20;   // 64 MiB: configs, sp
 inline constexpr std::size_t kMaxTableBytes = 1u << 30;   // 1 GiB uncompressed: kernel measurement tables
 
 // Reads the file; if its name ends in .gz it is decompressed. Throws ForecastError naming the file.
-// A pipe (a FIFO, `<(zcat t.csv.gz)`) is read to its end, gzip data found by its magic bytes.
+// A pipe (a FIFO, `<(zcat t.csv.gz)`) is read until its writer closes it, gzip data found by its
+// magic bytes.
 std::string readFile(const std::string& path, std::size_t maxBytes = kMaxJsonBytes);
 // Standard input, as readFile reads a pipe; errors name it "standard input".
 std::string readStandardInput(std::size_t maxBytes);
