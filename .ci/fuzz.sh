@@ -27,7 +27,7 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DGPUFORECAST_BUILD_TESTS=OFF -DGPUFORECAST_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build "$build" --target gpuforecast_fuzzers -j"$jobs"
 
-targets=(fuzz_gpu_spec fuzz_model_config fuzz_kernel_csv fuzz_weights fuzz_tile_db fuzz_scenario)
+targets=(fuzz_gpu_spec fuzz_model_config fuzz_kernel_csv fuzz_weights fuzz_tile_db fuzz_scenario fuzz_gunzip)
 failed=()
 for t in "${targets[@]}"; do
   dir="$work/$t"

@@ -47,6 +47,8 @@ void loadAs(const QString& fuzzer, const std::string& text, const std::string& s
         TileDatabase::parse(text, source);
     } else if (fuzzer == "fuzz_scenario") {
         scenarioFromJson(json_fields::parse(text, source), source);
+    } else if (fuzzer == "fuzz_gunzip") {
+        decompressGzip(text, source, kMaxTableBytes);
     } else {
         QFAIL(qPrintable("no loader for corpus folder " + fuzzer));
     }
@@ -93,7 +95,13 @@ private slots:
         QFETCH(QString, fuzzer);
         QFETCH(QString, path);
         const std::string source = path.toStdString();
-        const QString error = errorOf([&] { loadAs(fuzzer, readFile(source), source); });
+        // fuzz_gunzip's seeds are the compressed bytes themselves, which readFile would inflate.
+        const auto bytesOf = [&] {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll().toStdString() : std::string();
+        };
+        const QString error =
+            errorOf([&] { loadAs(fuzzer, fuzzer == "fuzz_gunzip" ? bytesOf() : readFile(source), source); });
         // Anything else (std::out_of_range, a crash) fails the test. Seeds named broken_* must be
         // refused with a message naming the file; the others must load (regress_* are inputs that
         // once crashed a loader), so the corpus keeps up with format changes.

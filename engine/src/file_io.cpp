@@ -66,10 +66,26 @@ std::string readGzip(const std::string& path, std::size_t maxBytes)
     return out;
 }
 
-// Gzip data already in memory (a compressed table arriving through a pipe), inflated up to maxBytes.
+// A pipe (standard input, `<(zcat ...)`): read to its end or to the limit, gzip or not.
+std::string readStream(std::FILE* f, const std::string& source, std::size_t maxBytes)
+{
+    std::string out;
+    char buf[1 << 16];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) {
+        out.append(buf, n);
+        if (out.size() > maxBytes)
+            throwInputError(source, "", "larger than the limit of " + std::to_string(maxBytes >> 20) + " MiB");
+    }
+    if (std::ferror(f))
+        throwInputError(source, "", "read failed (" + std::string(std::strerror(errno)) + ")");
+    return startsWithGzipMagic(out) ? decompressGzip(out, source, maxBytes) : out;
+}
+
+} // namespace
+
 // As zlib's gzread reads a file: members one after another (`cat a.gz b.gz`), and anything after
 // the last that is not another member (padding, a stray newline) ignored.
-std::string gunzip(const std::string& data, const std::string& source, std::size_t maxBytes)
+std::string decompressGzip(const std::string& data, const std::string& source, std::size_t maxBytes)
 {
     if (data.size() > std::numeric_limits<uInt>::max()) // zlib counts its input in uInt
         throwInputError(source, "", "larger than the limit of " + std::to_string(maxBytes >> 20) + " MiB");
@@ -103,23 +119,6 @@ std::string gunzip(const std::string& data, const std::string& source, std::size
     inflateEnd(&zs);
     return out;
 }
-
-// A pipe (standard input, `<(zcat ...)`): read to its end or to the limit, gzip or not.
-std::string readStream(std::FILE* f, const std::string& source, std::size_t maxBytes)
-{
-    std::string out;
-    char buf[1 << 16];
-    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) {
-        out.append(buf, n);
-        if (out.size() > maxBytes)
-            throwInputError(source, "", "larger than the limit of " + std::to_string(maxBytes >> 20) + " MiB");
-    }
-    if (std::ferror(f))
-        throwInputError(source, "", "read failed (" + std::string(std::strerror(errno)) + ")");
-    return startsWithGzipMagic(out) ? gunzip(out, source, maxBytes) : out;
-}
-
-} // namespace
 
 std::string readStandardInput(std::size_t maxBytes)
 {

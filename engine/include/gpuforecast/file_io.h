@@ -16,6 +16,9 @@ inline constexpr std::size_t kMaxTableBytes = 1u << 30;   // 1 GiB uncompressed:
 std::string readFile(const std::string& path, std::size_t maxBytes = kMaxJsonBytes);
 // Standard input, as readFile reads a pipe; errors name it "standard input".
 std::string readStandardInput(std::size_t maxBytes);
+// Gzip data already in memory (a compressed table that came through a pipe), inflated up to
+// maxBytes; errors name `source`.
+std::string decompressGzip(const std::string& data, const std::string& source, std::size_t maxBytes);
 
 // Writes to "<path>.tmp-XXXX" in the same folder, flushes, then renames over path.
 void writeFileAtomically(const std::string& path, const std::string& content);
