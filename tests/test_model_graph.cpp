@@ -421,6 +421,34 @@ private slots:
         QCOMPARE(find(g, "attn.scores").kernel.b, B * 32);
     }
 
+    // Gemma: GeGLU, embeddings scaled by sqrt(hidden), 256-wide heads (GemmaConfig's default when a
+    // file leaves head_dim out), LM head tied by default. Phi-3: one q/k/v and one gate/up GEMM.
+    void gemmaAndPhi3Shapes()
+    {
+        const long long T = 512;
+        const auto gemma = buildModelGraph(bundled("gemma_7b"), {1, T, false, false});
+        QCOMPARE(find(gemma, "embed.scale").kernel.op, std::string("mulu"));
+        QCOMPARE(find(gemma, "attn.q").kernel.k, 16LL * 256); // 16 heads of 256 on a 3072-wide model
+        QCOMPARE(find(gemma, "mlp.act").kernel.op, std::string("gelu"));
+        QVERIFY(bundled("gemma_7b").tiedHead); // tie_word_embeddings is left out: GemmaConfig ties
+        const auto phi3 = buildModelGraph(bundled("phi3_mini"), {1, T, false, false});
+        const auto& qkv = find(phi3, "attn.qkv").kernel;
+        QCOMPARE(std::vector<long long>({qkv.m, qkv.n, qkv.k}), std::vector<long long>({T, 3072, 3 * 3072}));
+        QCOMPARE(find(phi3, "mlp.gate_up").kernel.k, 2LL * 8192);
+        QCOMPARE(find(phi3, "mlp.act").kernel.b, T); // on the gate half only
+        for (const char* gone : {"attn.q", "attn.k", "attn.v", "mlp.gate", "mlp.up", "embed.scale"})
+            QVERIFY2(std::none_of(phi3.begin(), phi3.end(), [&](const GraphKernel& k) { return k.node == gone; }), gone);
+        // A Gemma file without head_dim or tie_word_embeddings reads as transformers reads it.
+        nlohmann::json j = nlohmann::json::parse(readFile(std::string(GPUFORECAST_RESOURCES) + "/models/gemma_7b.json"));
+        j.erase("head_dim");
+        const ModelConfig c = modelConfigFromJson(j, "config.json");
+        QCOMPARE(c.headDim, 256LL);
+        QVERIFY(c.tiedHead);
+        QCOMPARE(c.maxPositions, 8192LL);
+        j["hidden_activation"] = "relu"; // the newer key wins over hidden_act
+        QCOMPARE(modelConfigFromJson(j, "config.json").activation, std::string("relu"));
+    }
+
     void trainingAccumulatesEveryParameterOnce_data()
     {
         QTest::addColumn<QString>("id");
@@ -429,6 +457,9 @@ private slots:
         QTest::newRow("llama3_8b") << "llama3_8b" << 8030261248.0;
         QTest::newRow("qwen2_7b (q/k/v biases)") << "qwen2_7b" << 7615616512.0;
         QTest::newRow("mixtral_8x7b (8 experts)") << "mixtral_8x7b" << 46702792704.0;
+        // The published totals: Gemma 7B 8.54 B (tied 256k-token embedding), Phi-3-mini 3.82 B.
+        QTest::newRow("gemma_7b (tied head, 256-wide heads)") << "gemma_7b" << 8537680896.0;
+        QTest::newRow("phi3_mini (fused projections)") << "phi3_mini" << 3821079552.0;
         // Tied LM heads count once (they were counted twice: 0.84 B). Against the README's 774 M, the
         // reference's listing adds a bias gradient to the head, which has none (+50257), and has
         // no kernel for the position table's (-1024 x 1280); model_graph_gpt2.cpp says why.

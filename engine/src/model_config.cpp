@@ -29,14 +29,16 @@ struct FamilyName {
     std::string_view archPrefix; // class name prefix in architectures[]
     std::string_view family;
 };
-constexpr std::array<FamilyName, 8> kFamilies{{{"gpt2", "GPT2", "gpt2"},
+constexpr std::array<FamilyName, 10> kFamilies{{{"gpt2", "GPT2", "gpt2"},
                                                {"bert", "Bert", "bert"},
                                                {"opt", "OPT", "opt"},
                                                {"switch_transformers", "SwitchTransformers", "switch"},
                                                {"llama", "Llama", "llama"},
                                                {"mistral", "Mistral", "mistral"},
                                                {"mixtral", "Mixtral", "mixtral"},
-                                               {"qwen2", "Qwen2", "qwen2"}}};
+                                               {"qwen2", "Qwen2", "qwen2"},
+                                               {"gemma", "Gemma", "gemma"},
+                                               {"phi3", "Phi3", "phi3"}}};
 
 std::string supportedList()
 {
@@ -174,20 +176,33 @@ void readLlamaLike(ModelConfig& c, const json& j, const Context& ctx)
     c.kvHeads = json_fields::optionalInteger(j, ctx, "num_key_value_heads", 1, kMaxHeads).value_or(c.heads);
     if (auto d = json_fields::optionalInteger(j, ctx, "head_dim", 1, kMaxWidth / c.heads))
         c.headDim = *d; // some configs decouple head size from hidden / heads
+    else if (c.family == "gemma")
+        c.headDim = 256; // GemmaConfig's default: Gemma's heads are not hidden / heads wide
     c.intermediate = width(j, ctx, "intermediate_size");
     c.vocab = json_fields::requireInteger(j, ctx, "vocab_size", 1, kMaxVocab);
     // Rotary positions: no table limits the length, only what the model was trained for. Early
     // LLaMA configs on the Hub say it only as max_sequence_length; transformers ignores that field
     // and loads such a file with its own default. We read the field where it is the only one (it
     // says what the model was trained for), and fall back to transformers' default without it.
-    const long long hfDefault = c.family == "llama" ? 2048 : c.family == "qwen2" ? 32768 : 4096 * 32;
+    const long long hfDefault = c.family == "llama"   ? 2048
+                                : c.family == "phi3"  ? 4096
+                                : c.family == "gemma" ? 8192
+                                : c.family == "qwen2" ? 32768
+                                                      : 4096 * 32;
     if (auto n = json_fields::optionalInteger(j, ctx, "max_position_embeddings", 1, kMaxPositions))
         c.maxPositions = *n;
     else
         c.maxPositions =
             json_fields::optionalInteger(j, ctx, "max_sequence_length", 1, kMaxPositions).value_or(hfDefault);
-    c.activation = activation(j, ctx, "hidden_act", "silu");
+    // Gemma names its activation hidden_activation (older files: hidden_act, whose "gelu" the
+    // model ran as the tanh approximation); both are one kernel here.
+    if (c.family == "gemma" && j.contains("hidden_activation") && !j["hidden_activation"].is_null())
+        c.activation = activation(j, ctx, "hidden_activation", "gelu");
+    else
+        c.activation = activation(j, ctx, "hidden_act", c.family == "gemma" ? "gelu" : "silu");
     c.gatedMlp = true;
+    c.fusedProjections = c.family == "phi3";
+    c.scaledEmbedding = c.family == "gemma";
     c.rmsNorm = true;
     c.attentionBias = c.family == "qwen2" || optionalBool(j, ctx, "attention_bias", false);
     if (c.family == "mixtral") {
@@ -217,8 +232,9 @@ ModelConfig modelConfigFromJson(const json& j, const std::string& source)
         readLlamaLike(c, j, ctx);
 
     // Hugging Face ties the LM head to the token embedding unless a config says otherwise; the
-    // Llama-style configs default to untied. A tied head's weight is counted once.
-    c.tiedHead = optionalBool(j, ctx, "tie_word_embeddings", c.family == "gpt2" || c.family == "bert" || c.family == "opt");
+    // Llama-style configs default to untied, but Gemma's. A tied head's weight is counted once.
+    c.tiedHead = optionalBool(j, ctx, "tie_word_embeddings",
+                              c.family == "gpt2" || c.family == "bert" || c.family == "opt" || c.family == "gemma");
     if (c.kvHeads == 0)
         c.kvHeads = c.heads;
     if (c.headDim == 0) {

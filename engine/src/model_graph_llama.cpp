@@ -1,7 +1,10 @@
-// LLaMA-style decoders (llama, mistral, qwen2, mixtral): Hugging Face eager attention, FP32.
-// No reference trace exists for them; the graph follows the modelling code operator by operator
-// and applies the same backward rules as the traced families. Mistral's sliding window only
-// changes the mask in eager mode, not the shapes, so it needs nothing here.
+// LLaMA-style decoders (llama, mistral, qwen2, mixtral, gemma, phi3): Hugging Face eager
+// attention, FP32. No reference trace exists for them; the graph follows the modelling code
+// operator by operator and applies the same backward rules as the traced families. Mistral's and
+// Phi-3's sliding windows only change the mask in eager mode, not the shapes, so they need nothing
+// here. Gemma differs from Llama in its GeGLU activation and its embeddings scaled by
+// sqrt(hidden); Phi-3 in its fused projections (qkv_proj, gate_up_proj), whose outputs the model
+// slices as views.
 #include "model_graph_builder.h"
 
 #include <utility>
@@ -24,8 +27,12 @@ void rotary(Builder& g, const std::string& p, long long rows, long long d)
 // SwiGLU feed-forward on `rows` tokens: down(act(gate(x)) * up(x)).
 void gatedMlp(Builder& g, const std::string& p, const ModelConfig& c, long long rows)
 {
-    g.linear(p + ".gate", rows, c.hidden, c.intermediate, false);
-    g.linear(p + ".up", rows, c.hidden, c.intermediate, false);
+    if (c.fusedProjections) { // Phi-3: one GEMM, chunked in two views
+        g.linear(p + ".gate_up", rows, c.hidden, 2 * c.intermediate, false);
+    } else {
+        g.linear(p + ".gate", rows, c.hidden, c.intermediate, false);
+        g.linear(p + ".up", rows, c.hidden, c.intermediate, false);
+    }
     g.beginChain();
     activation(g, p + ".act", c.activation, rows, c.intermediate);
     g.vec(p + ".gate_mul", "mul", rows, c.intermediate);
@@ -69,14 +76,20 @@ void buildLlama(const ModelConfig& c, Builder& g, long long B, long long S)
 
     g.section(1, false);
     g.embedding("embed.tokens", {B, S}, {B, S, H}, c.vocab, H);
+    if (c.scaledEmbedding) // Gemma: times a 0-d tensor, sqrt(hidden)
+        g.vec("embed.scale", "mulu", T, H);
     // The additive causal mask is built once per step; it is not differentiated.
     g.memory("mask.causal", "causal_mask", {{B, S}, {B, 1, S, S}}, {});
 
     g.section(c.layers, true);
     g.vec("attn.norm", "rmsnorm", T, H);
-    g.linear("attn.q", T, H, nh * d, c.attentionBias);
-    g.linear("attn.k", T, H, kv * d, c.attentionBias);
-    g.linear("attn.v", T, H, kv * d, c.attentionBias);
+    if (c.fusedProjections) {
+        g.linear("attn.qkv", T, H, (nh + 2 * kv) * d, c.attentionBias);
+    } else {
+        g.linear("attn.q", T, H, nh * d, c.attentionBias);
+        g.linear("attn.k", T, H, kv * d, c.attentionBias);
+        g.linear("attn.v", T, H, kv * d, c.attentionBias);
+    }
     rotary(g, "attn.rope_q", rows, d);
     rotary(g, "attn.rope_k", B * kv * S, d);
     if (kv < nh) { // repeat_kv: expand + reshape copies each kv head to its query group
