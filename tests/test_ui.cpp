@@ -509,6 +509,23 @@ private slots:
         QVERIFY(names(roofline.plot()).contains("L4 roof"));
     }
 
+    // The model panel says whether measured runs check the family's graph (GPT-2, BERT, OPT,
+    // Switch) or it follows the modelling code alone (the LLaMA-style families).
+    void modelPanelSaysWhetherMeasuredRunsCheckTheGraph()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        auto* label = window.findChild<QLabel*>("graphCheck");
+        QVERIFY(label);
+        QVERIFY(showOneSequence(session, "gpt2_large", 128, "T4"));
+        QCOMPARE(label->text(), QString("Graph checked against measured runs"));
+        QVERIFY(showOneSequence(session, "gemma_7b", 128, "T4"));
+        QVERIFY2(label->text().contains("not checked"), qPrintable(label->text()));
+        QVERIFY2(label->toolTip().contains("gemma"), qPrintable(label->toolTip()));
+        QVERIFY(showOneSequence(session, "switchxl4", 128, "T4"));
+        QCOMPARE(label->text(), QString("Graph checked against measured runs"));
+    }
+
     void whatIfSlidersMoveTheForecastTheRightWay()
     {
         ForecastSession session(nullptr, store());

@@ -1,5 +1,7 @@
 #include "model_panel.h"
 
+#include "gpuforecast/model_graph.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
@@ -17,8 +19,10 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
     : QWidget(parent), session_(session), model_(new QComboBox(this)), batch_(new QSpinBox(this)),
       seq_(new QSpinBox(this)), mode_(new QComboBox(this)), fusion_(new QCheckBox(tr("Fuse element-wise chains"), this)),
       tp_(new QSpinBox(this)), pp_(new QSpinBox(this)), dp_(new QSpinBox(this)), microbatches_(new QSpinBox(this)),
-      schedule_(new QComboBox(this)), gpuCount_(new QLabel(this))
+      schedule_(new QComboBox(this)), gpuCount_(new QLabel(this)), graphCheck_(new QLabel(this))
 {
+    graphCheck_->setObjectName("graphCheck");
+    graphCheck_->setWordWrap(true);
     model_->addItems(session_->bundledModels());
     batch_->setRange(1, 65536);
     seq_->setRange(1, 1 << 20);
@@ -27,6 +31,7 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
     auto* form = new QFormLayout(this);
     form->addRow(tr("Model"), model_);
     form->addRow(QString(), open);
+    form->addRow(QString(), graphCheck_);
     form->addRow(tr("Batch"), batch_);
     form->addRow(tr("Sequence length"), seq_);
     form->addRow(tr("Mode"), mode_);
@@ -157,6 +162,20 @@ void ModelPanel::syncFromSession()
     microbatches_->setEnabled(l.pp > 1);
     schedule_->setEnabled(l.pp > 1 && session_->options().training);
     gpuCount_->setText(l.gpus() == 1 ? tr("1 GPU") : tr("%1 GPUs; charts show the busiest one's step").arg(l.gpus()));
+    // A reader comparing a LLaMA-style model across GPUs should know that its kernel list, unlike
+    // GPT-2's or BERT's, was never held against a measured run (docs/accuracy.md).
+    const bool checked = graphCheckedByMeasuredRuns(session_->model());
+    const QString family = QString::fromStdString(session_->model().family);
+    graphCheck_->setText(checked ? tr("Graph checked against measured runs")
+                                 : tr("Graph from the Hugging Face code; not checked against measured runs"));
+    graphCheck_->setToolTip(
+        checked ? tr("NeuSight traced and timed models of the %1 family; the kernels forecast here are the ones "
+                     "those runs launched, and docs/accuracy.md gives the whole-model error.")
+                      .arg(family)
+                : tr("No measured run of the %1 family exists in the data. Its kernels follow the Hugging Face "
+                     "modelling code operator by operator (eager PyTorch, FP32), and each kernel is forecast as "
+                     "well as any, but no measurement confirms that the list is what PyTorch runs.")
+                      .arg(family));
 }
 
 } // namespace gpuforecast::ui

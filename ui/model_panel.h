@@ -37,6 +37,7 @@ private:
     QSpinBox* microbatches_;
     QComboBox* schedule_;
     QLabel* gpuCount_;
+    QLabel* graphCheck_; // whether measured runs check the model family's graph
 };
 
 } // namespace gpuforecast::ui

@@ -145,6 +145,7 @@ struct Notes {
     // kernels are priced at the roofline, which must not pass for a learned forecast.
     std::vector<std::string> unlearned;
     std::string weightsDir;
+    std::string uncheckedFamily; // the model's family when no measured run checks its graph
 };
 
 void addNotes(nlohmann::json& j, const Notes& notes)
@@ -162,6 +163,7 @@ void addNotes(nlohmann::json& j, const Notes& notes)
         j["gemm_efficiency_from"] = {{"gpu", notes.donor->gpu.id}, {"weight", notes.donor->weight},
                                      {"text", describeDonor(*notes.donor)}};
     j["unlearned_classes"] = notes.unlearned;
+    j["graph_checked_by_measured_runs"] = notes.uncheckedFamily.empty();
 }
 
 void printNotes(const Notes& notes)
@@ -179,6 +181,9 @@ void printNotes(const Notes& notes)
         std::printf("  note: %s\n", describeDonor(*notes.donor).c_str());
     if (!notes.unlearned.empty())
         std::printf("  note: %s\n", unlearnedNote(notes.unlearned, notes.weightsDir).c_str());
+    if (!notes.uncheckedFamily.empty())
+        std::printf("  note: the %s graph follows the Hugging Face modelling code; no measured run of this family checks it\n",
+                    notes.uncheckedFamily.c_str());
 }
 
 // `forecast`'s memory against its GPU's; `whose` names the GPU on a multi-GPU layout.
@@ -268,7 +273,8 @@ int runPredict(const std::vector<std::string>& args)
     const GpuSpec& read = gpu.efficiencySheet();
     const Notes notes{specExtrapolation(read, forecaster.tiles().gpus()), forecaster.gemmEfficiencyDonor(read),
                       fromFile ? gpuArg : std::string(), gpu.efficiencyBasis ? gpu.efficiencyBasis->id : std::string(),
-                      fp32PeakMismatch(gpu), unlearnedClasses(forecaster), weightsDir};
+                      fp32PeakMismatch(gpu), unlearnedClasses(forecaster), weightsDir,
+                      graphCheckedByMeasuredRuns(config) ? std::string() : config.family};
     if (layout.gpus() == 1) {
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);
         if (a.has("--json")) {

@@ -220,6 +220,11 @@ std::string_view phaseName(Phase p)
     return "fw";
 }
 
+bool graphCheckedByMeasuredRuns(const ModelConfig& c)
+{
+    return c.family == "gpt2" || c.family == "bert" || c.family == "opt" || c.family == "switch";
+}
+
 std::vector<GraphKernel> buildModelGraph(const ModelConfig& c, const GraphOptions& o)
 {
     const std::string where = c.id.empty() ? std::string("<model>") : c.id;

@@ -32,6 +32,12 @@ struct GraphOptions {
     bool fusion = false;    // merge forward element-wise chains into one kernel each
 };
 
+// Whether measured whole-model runs check this family's graph: NeuSight traced and timed GPT-2 and
+// GPT-3, BERT, OPT and Switch (docs/accuracy.md). The LLaMA-style families (llama, mistral,
+// mixtral, qwen2, gemma, phi3) follow the Hugging Face modelling code alone, so their kernels are
+// forecast as well as any, but nothing measured says the graph is the one PyTorch runs.
+bool graphCheckedByMeasuredRuns(const ModelConfig& config);
+
 // Throws ForecastError naming the field when batch or seq is out of range (seq beyond the learned
 // position table, or token counts whose kernels could not be forecast).
 std::vector<GraphKernel> buildModelGraph(const ModelConfig& config, const GraphOptions& options);
