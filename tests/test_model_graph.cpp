@@ -449,6 +449,23 @@ private slots:
         QCOMPARE(modelConfigFromJson(j, "config.json").activation, std::string("relu"));
     }
 
+    // Qwen3: an RMSNorm over every query head and every key head, before rotary; 128-wide heads by
+    // default (Qwen3Config), whatever hidden / heads is.
+    void qwen3NormsEachQueryAndKeyHead()
+    {
+        const long long B = 2, S = 256;
+        const auto g = buildModelGraph(bundled("qwen3_8b"), {B, S, false, false});
+        const auto& q = find(g, "attn.q_norm").kernel;
+        QCOMPARE(std::pair(q.b, q.h), std::pair(B * S * 32, 128LL));
+        QCOMPARE(find(g, "attn.k_norm").kernel.b, B * S * 8); // 8 kv heads
+        const auto llama = buildModelGraph(bundled("llama3_8b"), {B, S, false, false});
+        QVERIFY(std::none_of(llama.begin(), llama.end(), [](const GraphKernel& k) { return k.node == "attn.q_norm"; }));
+        nlohmann::json j = nlohmann::json::parse(readFile(std::string(GPUFORECAST_RESOURCES) + "/models/qwen3_8b.json"));
+        j.erase("head_dim");
+        j["hidden_size"] = 2048; // 64-wide by hidden / heads; Qwen3 keeps 128
+        QCOMPARE(modelConfigFromJson(j, "config.json").headDim, 128LL);
+    }
+
     void trainingAccumulatesEveryParameterOnce_data()
     {
         QTest::addColumn<QString>("id");
@@ -460,6 +477,7 @@ private slots:
         // The published totals: Gemma 7B 8.54 B (tied 256k-token embedding), Phi-3-mini 3.82 B.
         QTest::newRow("gemma_7b (tied head, 256-wide heads)") << "gemma_7b" << 8537680896.0;
         QTest::newRow("phi3_mini (fused projections)") << "phi3_mini" << 3821079552.0;
+        QTest::newRow("qwen3_8b (per-head q/k norms)") << "qwen3_8b" << 8190735360.0; // published: 8.2 B
         // Tied LM heads count once (they were counted twice: 0.84 B). Against the README's 774 M, the
         // reference's listing adds a bias gradient to the head, which has none (+50257), and has
         // no kernel for the position table's (-1024 x 1280); model_graph_gpt2.cpp says why.

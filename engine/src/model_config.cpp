@@ -29,7 +29,7 @@ struct FamilyName {
     std::string_view archPrefix; // class name prefix in architectures[]
     std::string_view family;
 };
-constexpr std::array<FamilyName, 10> kFamilies{{{"gpt2", "GPT2", "gpt2"},
+constexpr std::array<FamilyName, 11> kFamilies{{{"gpt2", "GPT2", "gpt2"},
                                                {"bert", "Bert", "bert"},
                                                {"opt", "OPT", "opt"},
                                                {"switch_transformers", "SwitchTransformers", "switch"},
@@ -37,6 +37,7 @@ constexpr std::array<FamilyName, 10> kFamilies{{{"gpt2", "GPT2", "gpt2"},
                                                {"mistral", "Mistral", "mistral"},
                                                {"mixtral", "Mixtral", "mixtral"},
                                                {"qwen2", "Qwen2", "qwen2"},
+                                               {"qwen3", "Qwen3", "qwen3"},
                                                {"gemma", "Gemma", "gemma"},
                                                {"phi3", "Phi3", "phi3"}}};
 
@@ -176,8 +177,8 @@ void readLlamaLike(ModelConfig& c, const json& j, const Context& ctx)
     c.kvHeads = json_fields::optionalInteger(j, ctx, "num_key_value_heads", 1, kMaxHeads).value_or(c.heads);
     if (auto d = json_fields::optionalInteger(j, ctx, "head_dim", 1, kMaxWidth / c.heads))
         c.headDim = *d; // some configs decouple head size from hidden / heads
-    else if (c.family == "gemma")
-        c.headDim = 256; // GemmaConfig's default: Gemma's heads are not hidden / heads wide
+    else if (c.family == "gemma" || c.family == "qwen3")
+        c.headDim = c.family == "gemma" ? 256 : 128; // their configs' defaults, not hidden / heads
     c.intermediate = width(j, ctx, "intermediate_size");
     c.vocab = json_fields::requireInteger(j, ctx, "vocab_size", 1, kMaxVocab);
     // Rotary positions: no table limits the length, only what the model was trained for. Early
@@ -187,7 +188,7 @@ void readLlamaLike(ModelConfig& c, const json& j, const Context& ctx)
     const long long hfDefault = c.family == "llama"   ? 2048
                                 : c.family == "phi3"  ? 4096
                                 : c.family == "gemma" ? 8192
-                                : c.family == "qwen2" ? 32768
+                                : c.family == "qwen2" || c.family == "qwen3" ? 32768
                                                       : 4096 * 32;
     if (auto n = json_fields::optionalInteger(j, ctx, "max_position_embeddings", 1, kMaxPositions))
         c.maxPositions = *n;
@@ -203,6 +204,7 @@ void readLlamaLike(ModelConfig& c, const json& j, const Context& ctx)
     c.gatedMlp = true;
     c.fusedProjections = c.family == "phi3";
     c.scaledEmbedding = c.family == "gemma";
+    c.headNorms = c.family == "qwen3";
     c.rmsNorm = true;
     c.attentionBias = c.family == "qwen2" || optionalBool(j, ctx, "attention_bias", false);
     if (c.family == "mixtral") {

@@ -246,7 +246,7 @@ std::vector<GraphKernel> buildModelGraph(const ModelConfig& c, const GraphOption
     else if (c.family == "switch")
         graph::buildSwitch(c, g, o.batch, o.seq);
     else if (c.family == "llama" || c.family == "mistral" || c.family == "mixtral" || c.family == "qwen2" ||
-             c.family == "gemma" || c.family == "phi3")
+             c.family == "qwen3" || c.family == "gemma" || c.family == "phi3")
         graph::buildLlama(c, g, o.batch, o.seq);
     else
         throwInputError(where, "family", "no graph builder for model family '" + c.family + "'");

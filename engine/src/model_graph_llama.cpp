@@ -1,10 +1,10 @@
-// LLaMA-style decoders (llama, mistral, qwen2, mixtral, gemma, phi3): Hugging Face eager
+// LLaMA-style decoders (llama, mistral, qwen2, qwen3, mixtral, gemma, phi3): Hugging Face eager
 // attention, FP32. No reference trace exists for them; the graph follows the modelling code
 // operator by operator and applies the same backward rules as the traced families. Mistral's and
 // Phi-3's sliding windows only change the mask in eager mode, not the shapes, so they need nothing
 // here. Gemma differs from Llama in its GeGLU activation and its embeddings scaled by
 // sqrt(hidden); Phi-3 in its fused projections (qkv_proj, gate_up_proj), whose outputs the model
-// slices as views.
+// slices as views; Qwen3 in an RMSNorm over each query and key head (q_norm, k_norm) before rotary.
 #include "model_graph_builder.h"
 
 #include <utility>
@@ -89,6 +89,10 @@ void buildLlama(const ModelConfig& c, Builder& g, long long B, long long S)
         g.linear("attn.q", T, H, nh * d, c.attentionBias);
         g.linear("attn.k", T, H, kv * d, c.attentionBias);
         g.linear("attn.v", T, H, kv * d, c.attentionBias);
+    }
+    if (c.headNorms) {
+        g.vec("attn.q_norm", "rmsnorm", T * nh, d);
+        g.vec("attn.k_norm", "rmsnorm", T * kv, d);
     }
     rotary(g, "attn.rope_q", rows, d);
     rotary(g, "attn.rope_k", B * kv * S, d);

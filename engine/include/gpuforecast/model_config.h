@@ -10,7 +10,7 @@ namespace gpuforecast {
 
 struct ModelConfig {
     std::string id;     // file stem, or "<input>"
-    std::string family; // gpt2 | bert | opt | switch | llama | mistral | mixtral | qwen2 | gemma | phi3
+    std::string family; // gpt2 | bert | opt | switch | llama | mistral | mixtral | qwen2 | qwen3 | gemma | phi3
     std::string source; // where it was read from, for error messages
 
     long long layers = 0;       // transformer blocks (switch: encoder blocks; decoderLayers below)
@@ -29,6 +29,7 @@ struct ModelConfig {
     bool tiedHead = false;      // the LM head is the token embedding (tie_word_embeddings)
     bool fusedProjections = false; // one q/k/v and one gate/up projection (Phi-3's qkv_proj, gate_up_proj)
     bool scaledEmbedding = false;  // token embeddings times sqrt(hidden) before the first block (Gemma)
+    bool headNorms = false;        // RMSNorm on every query and key head before rotary (Qwen3)
 
     // Mixture of experts (switch, mixtral). Switch routes top-1 with a fixed capacity per sequence.
     long long experts = 0;

@@ -34,7 +34,7 @@ struct GraphOptions {
 
 // Whether measured whole-model runs check this family's graph: NeuSight traced and timed GPT-2 and
 // GPT-3, BERT, OPT and Switch (docs/accuracy.md). The LLaMA-style families (llama, mistral,
-// mixtral, qwen2, gemma, phi3) follow the Hugging Face modelling code alone, so their kernels are
+// mixtral, qwen2, qwen3, gemma, phi3) follow the Hugging Face modelling code alone, so their kernels are
 // forecast as well as any, but nothing measured says the graph is the one PyTorch runs.
 bool graphCheckedByMeasuredRuns(const ModelConfig& config);
 
