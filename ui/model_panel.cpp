@@ -167,7 +167,7 @@ void ModelPanel::syncFromSession()
     const bool checked = graphCheckedByMeasuredRuns(session_->model());
     const QString family = QString::fromStdString(session_->model().family);
     graphCheck_->setText(checked ? tr("Graph checked against measured runs")
-                                 : tr("Graph from the Hugging Face code; not checked against measured runs"));
+                                 : tr("Graph not checked against measured runs"));
     graphCheck_->setToolTip(
         checked ? tr("NeuSight traced and timed models of the %1 family; the kernels forecast here are the ones "
                      "those runs launched, and docs/accuracy.md gives the whole-model error.")
