@@ -438,6 +438,19 @@ private slots:
         QCOMPARE(find(phi3, "mlp.act").kernel.b, T); // on the gate half only
         for (const char* gone : {"attn.q", "attn.k", "attn.v", "mlp.gate", "mlp.up", "embed.scale"})
             QVERIFY2(std::none_of(phi3.begin(), phi3.end(), [&](const GraphKernel& k) { return k.node == gone; }), gone);
+        // Phi-3 joins the rotated and the passed-through part of every head with one more cat,
+        // which copies the whole head even when all of it is rotated; Phi-4-mini rotates 3/4.
+        QCOMPARE(find(phi3, "attn.rope_q.join_pass").kernel.bytes(), 2 * 4.0 * T * 32 * 96);
+        nlohmann::json p = nlohmann::json::parse(readFile(std::string(GPUFORECAST_RESOURCES) + "/models/phi3_mini.json"));
+        p["partial_rotary_factor"] = 0.75;
+        p["attention_bias"] = true; // Phi-3's projections have no bias whatever the file says
+        const ModelConfig partial = modelConfigFromJson(p, "config.json");
+        QVERIFY(!partial.attentionBias);
+        const auto partialGraph = buildModelGraph(partial, {1, T, false, false});
+        QCOMPARE(find(partialGraph, "attn.rope_q.cos").kernel.h, 72LL);
+        QCOMPARE(find(partialGraph, "attn.rope_q.join_pass").kernel.bytes(), 2 * 4.0 * T * 32 * 96);
+        p["partial_rotary_factor"] = 0.01; // 0.96 of a dimension: nothing to rotate
+        QVERIFY_THROWS_EXCEPTION(ForecastError, modelConfigFromJson(p, "config.json"));
         // A Gemma file without head_dim or tie_word_embeddings reads as transformers reads it.
         nlohmann::json j = nlohmann::json::parse(readFile(std::string(GPUFORECAST_RESOURCES) + "/models/gemma_7b.json"));
         j.erase("head_dim");

@@ -205,8 +205,11 @@ void readLlamaLike(ModelConfig& c, const json& j, const Context& ctx)
     c.fusedProjections = c.family == "phi3";
     c.scaledEmbedding = c.family == "gemma";
     c.headNorms = c.family == "qwen3";
+    if (c.family == "phi3") // Phi-4-mini, also model_type phi3, rotates 3/4 of each head
+        c.rotaryFraction = json_fields::optionalNumber(j, ctx, "partial_rotary_factor", 1.0 / 64, 1).value_or(1.0);
     c.rmsNorm = true;
-    c.attentionBias = c.family == "qwen2" || optionalBool(j, ctx, "attention_bias", false);
+    // Qwen2 has q/k/v biases whatever the file says; Phi-3 none (its config has no such field).
+    c.attentionBias = c.family == "qwen2" || (c.family != "phi3" && optionalBool(j, ctx, "attention_bias", false));
     if (c.family == "mixtral") {
         c.experts = json_fields::requireInteger(j, ctx, "num_local_experts", 1, kMaxExperts);
         c.expertsPerToken = json_fields::requireInteger(j, ctx, "num_experts_per_tok", 1, c.experts);
@@ -248,6 +251,10 @@ ModelConfig modelConfigFromJson(const json& j, const std::string& source)
     }
     if (c.rmsNorm && c.headDim % 2 != 0) // rotary embeddings rotate pairs of dimensions
         throwInputError(source, "head_dim", "rotary embeddings need an even head size, got " + std::to_string(c.headDim));
+    if (c.rmsNorm && (c.rotatedDims() < 2 || c.rotatedDims() % 2 != 0))
+        throwInputError(source, "partial_rotary_factor",
+                        "rotates " + std::to_string(c.rotatedDims()) + " of the " + std::to_string(c.headDim) +
+                            " dimensions of a head; rotary embeddings need an even number, at least 2");
     if (c.heads % c.kvHeads != 0 || c.kvHeads > c.heads)
         throwInputError(source, "num_key_value_heads", std::to_string(c.kvHeads) +
                                                            " key/value heads do not divide the " +

@@ -13,15 +13,20 @@ namespace gpuforecast::graph {
 namespace {
 
 // q * cos + rotate_half(q) * sin, rotate_half(x) = cat(-x2, x1): five kernels on [rows, d].
-void rotary(Builder& g, const std::string& p, long long rows, long long d)
+// Phi-3 rotates the first rotaryFraction of each head and joins the rest back with one more cat,
+// which copies the whole head even when nothing passes through (all of Phi-3-mini's dimensions).
+void rotary(Builder& g, const std::string& p, const ModelConfig& c, long long rows)
 {
+    const long long d = c.headDim, r = c.rotatedDims();
     g.beginChain();
-    g.vec(p + ".cos", "mul", rows, d);
-    g.vec(p + ".negate_half", "mulu", rows, d / 2);
-    g.copy(p + ".rotate_half", "cat", {{rows, d / 2}, {rows, d / 2}}, {rows, d});
-    g.vec(p + ".sin", "mul", rows, d);
-    g.vec(p + ".add", "add", rows, d);
+    g.vec(p + ".cos", "mul", rows, r);
+    g.vec(p + ".negate_half", "mulu", rows, r / 2);
+    g.copy(p + ".rotate_half", "cat", {{rows, r / 2}, {rows, r / 2}}, {rows, r});
+    g.vec(p + ".sin", "mul", rows, r);
+    g.vec(p + ".add", "add", rows, r);
     g.endChain();
+    if (c.family == "phi3")
+        g.copy(p + ".join_pass", "cat", {{rows, r}, {rows, d - r}}, {rows, d});
 }
 
 // SwiGLU feed-forward on `rows` tokens: down(act(gate(x)) * up(x)).
@@ -94,8 +99,8 @@ void buildLlama(const ModelConfig& c, Builder& g, long long B, long long S)
         g.vec("attn.q_norm", "rmsnorm", T * nh, d);
         g.vec("attn.k_norm", "rmsnorm", T * kv, d);
     }
-    rotary(g, "attn.rope_q", rows, d);
-    rotary(g, "attn.rope_k", B * kv * S, d);
+    rotary(g, "attn.rope_q", c, rows);
+    rotary(g, "attn.rope_k", c, B * kv * S);
     if (kv < nh) { // repeat_kv: expand + reshape copies each kv head to its query group
         g.copy("attn.repeat_k", "repeat_kv", {{B, kv, S, d}}, {B, nh, S, d});
         g.copy("attn.repeat_v", "repeat_kv", {{B, kv, S, d}}, {B, nh, S, d});

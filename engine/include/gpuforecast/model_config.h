@@ -30,6 +30,7 @@ struct ModelConfig {
     bool fusedProjections = false; // one q/k/v and one gate/up projection (Phi-3's qkv_proj, gate_up_proj)
     bool scaledEmbedding = false;  // token embeddings times sqrt(hidden) before the first block (Gemma)
     bool headNorms = false;        // RMSNorm on every query and key head before rotary (Qwen3)
+    double rotaryFraction = 1;     // share of each head's dimensions rotated (Phi-3's partial_rotary_factor)
 
     // Mixture of experts (switch, mixtral). Switch routes top-1 with a fixed capacity per sequence.
     long long experts = 0;
@@ -45,6 +46,7 @@ struct ModelConfig {
     bool preLayerNorm = true;     // OPT do_layer_norm_before
 
     long long attentionWidth() const { return heads * headDim; } // q projection outputs
+    long long rotatedDims() const { return (long long)(double(headDim) * rotaryFraction); } // as transformers: int()
     long long kvWidth() const { return kvHeads * headDim; }      // k and v projection outputs
 };
 
