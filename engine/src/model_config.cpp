@@ -169,6 +169,20 @@ void readSwitch(ModelConfig& c, const json& j, const Context& ctx)
     c.activation = activation(j, ctx, "dense_act_fn", "relu");
 }
 
+// transformers' max_position_embeddings for a config that leaves it out (mistral and mixtral: 4096 x 32).
+long long defaultPositions(const std::string& family)
+{
+    if (family == "llama")
+        return 2048;
+    if (family == "phi3")
+        return 4096;
+    if (family == "gemma")
+        return 8192;
+    if (family == "qwen2" || family == "qwen3")
+        return 32768;
+    return 4096 * 32;
+}
+
 void readLlamaLike(ModelConfig& c, const json& j, const Context& ctx)
 {
     c.layers = json_fields::requireInteger(j, ctx, "num_hidden_layers", 1, kMaxLayers);
@@ -185,16 +199,12 @@ void readLlamaLike(ModelConfig& c, const json& j, const Context& ctx)
     // LLaMA configs on the Hub say it only as max_sequence_length; transformers ignores that field
     // and loads such a file with its own default. We read the field where it is the only one (it
     // says what the model was trained for), and fall back to transformers' default without it.
-    const long long hfDefault = c.family == "llama"   ? 2048
-                                : c.family == "phi3"  ? 4096
-                                : c.family == "gemma" ? 8192
-                                : c.family == "qwen2" || c.family == "qwen3" ? 32768
-                                                      : 4096 * 32;
     if (auto n = json_fields::optionalInteger(j, ctx, "max_position_embeddings", 1, kMaxPositions))
         c.maxPositions = *n;
     else
         c.maxPositions =
-            json_fields::optionalInteger(j, ctx, "max_sequence_length", 1, kMaxPositions).value_or(hfDefault);
+            json_fields::optionalInteger(j, ctx, "max_sequence_length", 1, kMaxPositions)
+                .value_or(defaultPositions(c.family));
     // Gemma names its activation hidden_activation (older files: hidden_act, whose "gelu" the
     // model ran as the tanh approximation); both are one kernel here.
     if (c.family == "gemma" && j.contains("hidden_activation") && !j["hidden_activation"].is_null())
