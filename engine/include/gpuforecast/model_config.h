@@ -46,7 +46,7 @@ struct ModelConfig {
     bool preLayerNorm = true;     // OPT do_layer_norm_before
 
     long long attentionWidth() const { return heads * headDim; } // q projection outputs
-    long long rotatedDims() const { return (long long)(double(headDim) * rotaryFraction); } // as transformers: int()
+    long long rotatedDims() const { return static_cast<long long>(double(headDim) * rotaryFraction); } // int(), as transformers
     long long kvWidth() const { return kvHeads * headDim; }      // k and v projection outputs
 };
 
