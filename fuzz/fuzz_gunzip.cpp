@@ -1,7 +1,7 @@
-// Fuzzes decompressGzip, which inflates a table that came through a pipe (`--in -`): any bytes
+// Fuzzes decompressGzip, which inflates every gzip input (a .gz file, `--in -`): any bytes
 // either inflate within the limit or throw ForecastError; and whatever the bytes, gzip-compressed
 // and inflated again they come back unchanged, with or without bytes that are not another member
-// after them (which zlib's gzread, reading a file, ignores too).
+// after them (as `gzip -d` ignores them).
 #include "fuzz_support.h"
 
 #include "gpuforecast/file_io.h"

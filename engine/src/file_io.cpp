@@ -26,46 +26,6 @@ constexpr char kGzipMagic[] = "\x1f\x8b";
 
 bool startsWithGzipMagic(const std::string& bytes) { return bytes.compare(0, 2, kGzipMagic) == 0; }
 
-std::string readGzip(const std::string& path, std::size_t maxBytes)
-{
-    // zlib reads a file without the gzip header as plain text, so a .gz of anything else reached
-    // the CSV parser and came back as "header: missing column 'op'".
-    {
-        std::ifstream probe(path, std::ios::binary);
-        std::string head(2, '\0');
-        probe.read(head.data(), 2);
-        head.resize(static_cast<std::size_t>(probe.gcount()));
-        if (!startsWithGzipMagic(head))
-            throwInputError(path, "", "not gzip data, though the name ends in .gz");
-    }
-    gzFile f = gzopen(path.c_str(), "rb");
-    if (!f)
-        throwInputError(path, "", "cannot open (" + std::string(std::strerror(errno)) + ")");
-    std::string out;
-    char buf[1 << 16];
-    for (;;) {
-        const int n = gzread(f, buf, sizeof buf);
-        if (n < 0) {
-            int err = 0;
-            const std::string msg = gzerror(f, &err);
-            gzclose(f);
-            throwInputError(path, "", "corrupt gzip data (" + msg + ")");
-        }
-        if (n == 0)
-            break;
-        out.append(buf, static_cast<std::size_t>(n));
-        if (out.size() > maxBytes) {
-            gzclose(f);
-            throwInputError(path, "", "larger than the limit of " + std::to_string(maxBytes >> 20) + " MiB");
-        }
-    }
-    // gzread returns 0 both at a clean end and on a truncated stream; gzclose_r reports the latter.
-    const int rc = gzclose(f);
-    if (rc != Z_OK)
-        throwInputError(path, "", "truncated or corrupt gzip file");
-    return out;
-}
-
 // A pipe (standard input, `<(zcat ...)`): read to its end or to the limit, gzip or not.
 std::string readStream(std::FILE* f, const std::string& source, std::size_t maxBytes)
 {
@@ -83,8 +43,8 @@ std::string readStream(std::FILE* f, const std::string& source, std::size_t maxB
 
 } // namespace
 
-// As zlib's gzread reads a file: members one after another (`cat a.gz b.gz`), and anything after
-// the last that is not another member (padding, a stray newline) ignored.
+// As `gzip -d` reads: members one after another (`cat a.gz b.gz`), and anything after the last
+// that is not another member (padding, a stray newline) ignored.
 std::string decompressGzip(const std::string& data, const std::string& source, std::size_t maxBytes)
 {
     if (data.size() > std::numeric_limits<uInt>::max()) // zlib counts its input in uInt
@@ -137,8 +97,6 @@ std::string readFile(const std::string& path, std::size_t maxBytes)
     }
     if (!std::filesystem::is_regular_file(path, ec))
         throwInputError(path, "", std::filesystem::exists(path, ec) ? "not a regular file" : "no such file");
-    if (endsWith(path, ".gz"))
-        return readGzip(path, maxBytes);
     const auto size = std::filesystem::file_size(path, ec);
     if (ec)
         throwInputError(path, "", "cannot read its size (" + ec.message() + ")");
@@ -152,9 +110,13 @@ std::string readFile(const std::string& path, std::size_t maxBytes)
     if (!in && !in.eof())
         throwInputError(path, "", "read failed");
     out.resize(static_cast<std::size_t>(in.gcount()));
-    // Gzip data under another name (a compressed table saved as .csv) is read as what it is.
+    // Taken by its bytes, as a pipe is: gzip data under another name (a compressed table saved as
+    // .csv) is read as what it is, and a .gz of anything else refused (zlib would read it as plain
+    // text, and the CSV parser said "header: missing column 'op'").
     if (startsWithGzipMagic(out))
-        return readGzip(path, maxBytes);
+        return decompressGzip(out, path, maxBytes);
+    if (endsWith(path, ".gz"))
+        throwInputError(path, "", "not gzip data, though the name ends in .gz");
     return out;
 }
 

@@ -10,14 +10,14 @@ namespace gpuforecast {
 inline constexpr std::size_t kMaxJsonBytes = 64u << 20;   // 64 MiB: configs, specs, weights, scenarios
 inline constexpr std::size_t kMaxTableBytes = 1u << 30;   // 1 GiB uncompressed: kernel measurement tables
 
-// Reads the file; if its name ends in .gz it is decompressed. Throws ForecastError naming the file.
-// A pipe (a FIFO, `<(zcat t.csv.gz)`) is read until its writer closes it, gzip data found by its
-// magic bytes.
+// Reads the file, decompressing gzip data (found by its magic bytes, whatever the name; a name
+// ending in .gz must hold gzip). Throws ForecastError naming the file. A pipe (a FIFO,
+// `<(zcat t.csv.gz)`) is read until its writer closes it.
 std::string readFile(const std::string& path, std::size_t maxBytes = kMaxJsonBytes);
 // Standard input, as readFile reads a pipe; errors name it "standard input".
 std::string readStandardInput(std::size_t maxBytes);
-// Gzip data already in memory (a compressed table that came through a pipe), inflated up to
-// maxBytes; errors name `source`.
+// Gzip data already in memory, inflated up to maxBytes; errors name `source`. Every gzip the
+// engine reads, from a file or a pipe, goes through here.
 std::string decompressGzip(const std::string& data, const std::string& source, std::size_t maxBytes);
 
 // Writes to "<path>.tmp-XXXX" in the same folder, flushes, then renames over path.
