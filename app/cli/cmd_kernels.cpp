@@ -22,10 +22,9 @@ int runKernels(const std::vector<std::string>& args)
 {
     Arguments a(args, {"--in", "--out", "--weights"}, {"--details"});
     const bool details = a.has("--details");
-    const std::string in = a.required("--in");
     const std::string dataDir = resourceDirectory();
     // Only op, gpu and the dimensions are read: measured columns are passed through untouched.
-    const KernelTable table = readKernelTable(in, TableContent::InputsOnly);
+    const KernelTable table = readKernelTable(a.required("--in"), TableContent::InputsOnly);
     const auto catalog = loadGpuDirectory((std::filesystem::path(dataDir) / "gpus").string());
     const Forecaster forecaster = Forecaster::loadFromDirectory(
         a.value("--weights").value_or((std::filesystem::path(dataDir) / "weights").string()));
@@ -41,7 +40,7 @@ int runKernels(const std::vector<std::string>& args)
     for (const auto& [gpuId, idx] : byGpu) {
         const GpuSpec* gpu = findGpu(catalog, gpuId);
         if (!gpu)
-            throwInputError(in == "-" ? "standard input" : in, "line " + std::to_string(idx.front() + 2) + " gpu",
+            throwInputError(table.source, "line " + std::to_string(idx.front() + 2) + " gpu",
                             "unknown GPU '" + gpuId + "' (see gpuforecast-cli gpus)");
         std::vector<Kernel> kernels;
         kernels.reserve(idx.size());
