@@ -251,7 +251,7 @@ private slots:
     {
         const auto load = [](const char* text) { return modelConfigFromJson(nlohmann::json::parse(text), "config.json"); };
         const char* base = R"({"model_type": "%1", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
-            "intermediate_size": 128, "vocab_size": 100%2})";
+            "num_key_value_heads": 4, "intermediate_size": 128, "vocab_size": 100%2})";
         auto config = [&](const char* type, const char* extra) { return QString(base).arg(type, extra).toStdString(); };
         QCOMPARE(load(config("llama", "").c_str()).maxPositions, 2048LL);
         QCOMPARE(load(config("qwen2", "").c_str()).maxPositions, 32768LL);
@@ -261,6 +261,32 @@ private slots:
         // Beside max_position_embeddings the old field is not read at all, nor refused.
         QCOMPARE(load(config("llama", R"(, "max_sequence_length": 0, "max_position_embeddings": 8192)").c_str()).maxPositions, 8192LL);
         QVERIFY_THROWS_EXCEPTION(ForecastError, load(config("llama", R"(, "max_position_embeddings": 0)").c_str()));
+    }
+
+    // A LLaMA-style config without num_key_value_heads gets its transformers config class's
+    // default, which is not always "no grouping"; one that cannot divide the heads is refused.
+    void keyValueHeadsDefaultAsInTransformers()
+    {
+        const auto kvHeads = [](const char* type, int heads) {
+            const std::string text = QString(R"({"model_type": "%1", "num_hidden_layers": 2, "hidden_size": 4096,
+                "num_attention_heads": %2, "intermediate_size": 128, "vocab_size": 100, "num_local_experts": 8,
+                "num_experts_per_tok": 2})").arg(type).arg(heads).toStdString();
+            return modelConfigFromJson(nlohmann::json::parse(text), "config.json").kvHeads;
+        };
+        QCOMPARE(kvHeads("llama", 32), 32LL);
+        QCOMPARE(kvHeads("phi3", 32), 32LL);
+        QCOMPARE(kvHeads("mistral", 32), 8LL);
+        QCOMPARE(kvHeads("mixtral", 32), 8LL);
+        QCOMPARE(kvHeads("qwen2", 64), 32LL);
+        QCOMPARE(kvHeads("qwen3", 32), 32LL);
+        QCOMPARE(kvHeads("gemma", 32), 16LL);
+        try {
+            kvHeads("qwen2", 40);
+            QFAIL("accepted a default that does not divide the heads");
+        } catch (const ForecastError& e) {
+            QVERIFY2(QString(e.what()).startsWith("config.json: num_key_value_heads: missing; transformers' qwen2 "
+                                                  "default of 32"), e.what());
+        }
     }
 
     // transformers reads a Switch stack's sparse step from the file, else derives it from the
@@ -275,6 +301,16 @@ private slots:
             return std::pair(c.encoderSparseStep, c.decoderSparseStep);
         };
         QCOMPARE(steps(""), std::pair(4LL, 2LL));
+        // Without num_decoder_layers transformers builds 12 decoder blocks; a null means the encoder's.
+        const auto decoderLayers = [](const char* field) {
+            const std::string text = QString(R"({"model_type": "switch_transformers", "num_layers": 6%1, "d_model": 64,
+                "num_heads": 4, "d_kv": 16, "d_ff": 128, "vocab_size": 100, "num_experts": 4, "expert_capacity": 8})")
+                                         .arg(field).toStdString();
+            return modelConfigFromJson(nlohmann::json::parse(text), "config.json").decoderLayers;
+        };
+        QCOMPARE(decoderLayers(""), 12LL);
+        QCOMPARE(decoderLayers(R"(, "num_decoder_layers": null)"), 6LL);
+        QCOMPARE(decoderLayers(R"(, "num_decoder_layers": 3)"), 3LL);
         QCOMPARE(steps(R"(, "num_sparse_encoder_layers": 6, "num_sparse_decoder_layers": 0)"), std::pair(2LL, 0LL));
         QCOMPARE(steps(R"(, "num_sparse_encoder_layers": 12, "num_sparse_decoder_layers": 6)"), std::pair(1LL, 1LL));
         // The saved step wins over the count, as it does in transformers.
@@ -337,9 +373,10 @@ private slots:
         QTest::newRow("kv heads not dividing") << "{" + llama + R"(, "num_key_value_heads": 3})"
                                                << "num_key_value_heads: 3 key/value heads do not divide";
         QTest::newRow("odd head size") << "{" + llama + R"(, "head_dim": 15})" << "head_dim: rotary";
-        QTest::newRow("mixtral without experts") << "{" + QString(llama).replace("llama", "mixtral") + "}"
+        const QString mixtral = QString(llama).replace("llama", "mixtral") + R"(, "num_key_value_heads": 4)";
+        QTest::newRow("mixtral without experts") << "{" + mixtral + "}"
                                                  << "num_local_experts: missing";
-        QTest::newRow("top-k above experts") << "{" + QString(llama).replace("llama", "mixtral") +
+        QTest::newRow("top-k above experts") << "{" + mixtral +
                                                     R"(, "num_local_experts": 4, "num_experts_per_tok": 5})"
                                              << "num_experts_per_tok: expected";
         QTest::newRow("switch without capacity") << "{" + sw + "}" << "expert_capacity: missing";

@@ -148,8 +148,12 @@ long long sparseStep(const json& j, const Context& ctx, const std::string& stack
 void readSwitch(ModelConfig& c, const json& j, const Context& ctx)
 {
     c.encoderLayers = json_fields::requireInteger(j, ctx, "num_layers", 1, kMaxLayers);
-    c.decoderLayers =
-        json_fields::optionalInteger(j, ctx, "num_decoder_layers", 1, kMaxLayers).value_or(c.encoderLayers);
+    // transformers' default when the field is absent is 12 decoder blocks; only an explicit null
+    // means "as many as the encoder" (SwitchTransformersConfig.__init__).
+    const auto decoderField = j.find("num_decoder_layers");
+    const bool decoderLeftOut = decoderField == j.end();
+    c.decoderLayers = json_fields::optionalInteger(j, ctx, "num_decoder_layers", 1, kMaxLayers)
+                          .value_or(decoderLeftOut ? 12 : c.encoderLayers);
     c.layers = c.encoderLayers;
     c.hidden = width(j, ctx, "d_model");
     c.heads = json_fields::requireInteger(j, ctx, "num_heads", 1, kMaxHeads);
@@ -183,12 +187,36 @@ long long defaultPositions(const std::string& family)
     return 4096 * 32;
 }
 
+// transformers' num_key_value_heads for a config that leaves it out: Llama and Phi-3 take the
+// attention heads (no grouping); the others take their config class's default whatever the file's
+// head count. A default that does not divide the file's heads would not run in transformers
+// either, so such a file is refused rather than guessed at.
+long long defaultKeyValueHeads(const std::string& family, long long heads, const Context& ctx)
+{
+    long long kv = heads;
+    if (family == "mistral" || family == "mixtral")
+        kv = 8;
+    else if (family == "qwen2" || family == "qwen3")
+        kv = 32;
+    else if (family == "gemma")
+        kv = 16;
+    if (heads % kv != 0)
+        throwInputError(ctx.source, "num_key_value_heads",
+                        "missing; transformers' " + family + " default of " + std::to_string(kv) +
+                            " key/value heads does not divide the " + std::to_string(heads) +
+                            " attention heads: write the field");
+    return kv;
+}
+
 void readLlamaLike(ModelConfig& c, const json& j, const Context& ctx)
 {
     c.layers = json_fields::requireInteger(j, ctx, "num_hidden_layers", 1, kMaxLayers);
     c.hidden = width(j, ctx, "hidden_size");
     c.heads = json_fields::requireInteger(j, ctx, "num_attention_heads", 1, kMaxHeads);
-    c.kvHeads = json_fields::optionalInteger(j, ctx, "num_key_value_heads", 1, kMaxHeads).value_or(c.heads);
+    if (auto kv = json_fields::optionalInteger(j, ctx, "num_key_value_heads", 1, kMaxHeads))
+        c.kvHeads = *kv;
+    else
+        c.kvHeads = defaultKeyValueHeads(c.family, c.heads, ctx);
     if (auto d = json_fields::optionalInteger(j, ctx, "head_dim", 1, kMaxWidth / c.heads))
         c.headDim = *d; // some configs decouple head size from hidden / heads
     else if (c.family == "gemma" || c.family == "qwen3")
