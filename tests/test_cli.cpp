@@ -604,6 +604,30 @@ private slots:
         }
     }
 
+    // A config without num_key_value_heads is read as transformers reads it, and the forecast
+    // says which value it took, in text and in JSON; a bundled config takes nothing.
+    void predictSaysWhichDefaultsTheConfigTook()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("config.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"model_type": "qwen2", "num_hidden_layers": 2, "hidden_size": 4096, "num_attention_heads": 64,
+                    "intermediate_size": 11008, "vocab_size": 32000})");
+        f.close();
+        const Run text = cli({"predict", "--model", path, "--gpu", "A100-PCIE-40GB", "--seq", "64"});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains("note: " + path + " leaves out num_key_value_heads; taking 32 (transformers' qwen2 default)"),
+                 qPrintable(text.out));
+        const Run json = cli({"predict", "--model", path, "--gpu", "A100-PCIE-40GB", "--seq", "64", "--json"});
+        const QJsonArray assumed = QJsonDocument::fromJson(json.out.toUtf8()).object()["config_assumed"].toArray();
+        QCOMPARE(assumed.size(), 1);
+        QCOMPARE(assumed[0].toObject()["field"].toString(), QString("num_key_value_heads"));
+        QCOMPARE(assumed[0].toObject()["value"].toInt(), 32);
+        const Run bundled = cli({"predict", "--model", "qwen2_7b", "--gpu", "A100-PCIE-40GB", "--seq", "64", "--json"});
+        QVERIFY(QJsonDocument::fromJson(bundled.out.toUtf8()).object()["config_assumed"].toArray().isEmpty());
+    }
+
     void predictJsonHasOneShapeForEveryLayout()
     {
         const QStringList base{"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--batch", "8", "--seq", "512",

@@ -280,6 +280,17 @@ private slots:
         QCOMPARE(kvHeads("qwen2", 64), 32LL);
         QCOMPARE(kvHeads("qwen3", 32), 32LL);
         QCOMPARE(kvHeads("gemma", 32), 16LL);
+        // What was taken is said, with why; every bundled config names its fields.
+        const std::string text = R"({"model_type": "gemma", "num_hidden_layers": 2, "hidden_size": 4096,
+            "num_attention_heads": 32, "intermediate_size": 128, "vocab_size": 100})";
+        const auto assumed = modelConfigFromJson(nlohmann::json::parse(text), "config.json").assumed;
+        QCOMPARE(assumed.size(), std::size_t(2));
+        QCOMPARE(assumed[0].field + "=" + std::to_string(assumed[0].value), std::string("num_key_value_heads=16"));
+        QCOMPARE(assumed[1].field + "=" + std::to_string(assumed[1].value), std::string("head_dim=256"));
+        QCOMPARE(assumed[1].why, std::string("transformers' gemma default"));
+        for (const char* id : {"llama2_7b", "mistral_7b", "mixtral_8x7b", "qwen2_7b", "qwen3_8b", "gemma_7b", "phi3_mini",
+                               "switchxl4", "gpt2_large"})
+            QVERIFY2(bundled(id).assumed.empty(), id);
         try {
             kvHeads("qwen2", 40);
             QFAIL("accepted a default that does not divide the heads");

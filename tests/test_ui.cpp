@@ -526,6 +526,32 @@ private slots:
         QCOMPARE(label->text(), QString("Graph checked against measured runs"));
     }
 
+    // A config that leaves out a field whose default changes the kernels says which value it took;
+    // a bundled one, which has every field, shows no such line.
+    void modelPanelSaysWhichDefaultsItTook()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        auto* label = window.findChild<QLabel*>("configAssumed");
+        QVERIFY(label);
+        QVERIFY(showOneSequence(session, "mistral_7b", 128, "T4"));
+        QVERIFY(label->isHidden());
+        QTemporaryDir dir;
+        const QString path = dir.filePath("config.json");
+        nlohmann::json config = nlohmann::json::parse(readFile(std::string(GPUFORECAST_RESOURCES) + "/models/mistral_7b.json"));
+        config.erase("num_key_value_heads");
+        config["num_attention_heads"] = 16;
+        config["num_hidden_layers"] = 2;
+        writeFileAtomically(path.toStdString(), config.dump());
+        QVERIFY(!session.setModel(path));
+        QVERIFY(!label->isHidden());
+        QCOMPARE(label->text(), QString("Assumed, not in the file: num_key_value_heads = 8"));
+        QVERIFY2(label->toolTip().contains("transformers' mistral default"), qPrintable(label->toolTip()));
+        QCOMPARE(session.model().kvHeads, 8LL);
+        QVERIFY(!session.setModel("gpt2_large"));
+        QVERIFY(label->isHidden());
+    }
+
     void whatIfSlidersMoveTheForecastTheRightWay()
     {
         ForecastSession session(nullptr, store());

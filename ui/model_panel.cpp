@@ -12,6 +12,7 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QStringList>
 
 namespace gpuforecast::ui {
 
@@ -19,10 +20,13 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
     : QWidget(parent), session_(session), model_(new QComboBox(this)), batch_(new QSpinBox(this)),
       seq_(new QSpinBox(this)), mode_(new QComboBox(this)), fusion_(new QCheckBox(tr("Fuse element-wise chains"), this)),
       tp_(new QSpinBox(this)), pp_(new QSpinBox(this)), dp_(new QSpinBox(this)), microbatches_(new QSpinBox(this)),
-      schedule_(new QComboBox(this)), gpuCount_(new QLabel(this)), graphCheck_(new QLabel(this))
+      schedule_(new QComboBox(this)), gpuCount_(new QLabel(this)), graphCheck_(new QLabel(this)),
+      assumed_(new QLabel(this))
 {
     graphCheck_->setObjectName("graphCheck");
     graphCheck_->setWordWrap(true);
+    assumed_->setObjectName("configAssumed");
+    assumed_->setWordWrap(true);
     model_->addItems(session_->bundledModels());
     batch_->setRange(1, 65536);
     seq_->setRange(1, 1 << 20);
@@ -32,6 +36,7 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
     form->addRow(tr("Model"), model_);
     form->addRow(QString(), open);
     form->addRow(QString(), graphCheck_);
+    form->addRow(QString(), assumed_);
     form->addRow(tr("Batch"), batch_);
     form->addRow(tr("Sequence length"), seq_);
     form->addRow(tr("Mode"), mode_);
@@ -176,6 +181,20 @@ void ModelPanel::syncFromSession()
                      "modelling code operator by operator (eager PyTorch, FP32), and each kernel is forecast as "
                      "well as any, but no measurement confirms that the list is what PyTorch runs.")
                       .arg(family));
+    // A hand-written config that leaves out a field may mean something else by it than
+    // transformers does (no grouping of key/value heads, say); say what was taken.
+    QStringList taken, why;
+    for (const auto& f : session_->model().assumed) {
+        taken << QStringLiteral("%1 = %2").arg(QString::fromStdString(f.field)).arg(f.value);
+        why << tr("%1: not in the file; %2 (%3).")
+                   .arg(QString::fromStdString(f.field))
+                   .arg(f.value)
+                   .arg(QString::fromStdString(f.why));
+    }
+    assumed_->setText(tr("Assumed, not in the file: %1").arg(taken.join(", ")));
+    assumed_->setToolTip(why.join("\n"));
+    if (auto* form = qobject_cast<QFormLayout*>(layout()))
+        form->setRowVisible(assumed_, !taken.isEmpty()); // no empty row's spacing when nothing is assumed
 }
 
 } // namespace gpuforecast::ui

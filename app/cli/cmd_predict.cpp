@@ -146,6 +146,8 @@ struct Notes {
     std::vector<std::string> unlearned;
     std::string weightsDir;
     std::string uncheckedFamily; // the model's family when no measured run checks its graph
+    std::vector<AssumedField> assumed; // defaults taken for fields the config leaves out
+    std::string configSource;
 };
 
 void addNotes(nlohmann::json& j, const Notes& notes)
@@ -164,6 +166,10 @@ void addNotes(nlohmann::json& j, const Notes& notes)
                                      {"text", describeDonor(*notes.donor)}};
     j["unlearned_classes"] = notes.unlearned;
     j["graph_checked_by_measured_runs"] = notes.uncheckedFamily.empty();
+    nlohmann::json assumed = nlohmann::json::array();
+    for (const auto& f : notes.assumed)
+        assumed.push_back({{"field", f.field}, {"value", f.value}, {"why", f.why}});
+    j["config_assumed"] = std::move(assumed);
 }
 
 void printNotes(const Notes& notes)
@@ -184,6 +190,9 @@ void printNotes(const Notes& notes)
     if (!notes.uncheckedFamily.empty())
         std::printf("  note: the %s graph follows the Hugging Face modelling code; no measured run of this family checks it\n",
                     notes.uncheckedFamily.c_str());
+    for (const auto& f : notes.assumed)
+        std::printf("  note: %s leaves out %s; taking %lld (%s)\n", notes.configSource.c_str(), f.field.c_str(), f.value,
+                    f.why.c_str());
 }
 
 // `forecast`'s memory against its GPU's; `whose` names the GPU on a multi-GPU layout.
@@ -274,7 +283,8 @@ int runPredict(const std::vector<std::string>& args)
     const Notes notes{specExtrapolation(read, forecaster.tiles().gpus()), forecaster.gemmEfficiencyDonor(read),
                       fromFile ? gpuArg : std::string(), gpu.efficiencyBasis ? gpu.efficiencyBasis->id : std::string(),
                       fp32PeakMismatch(gpu), unlearnedClasses(forecaster), weightsDir,
-                      graphCheckedByMeasuredRuns(config) ? std::string() : config.family};
+                      graphCheckedByMeasuredRuns(config) ? std::string() : config.family, config.assumed,
+                      config.source};
     if (layout.gpus() == 1) {
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);
         if (a.has("--json")) {

@@ -154,6 +154,8 @@ void readSwitch(ModelConfig& c, const json& j, const Context& ctx)
     const bool decoderLeftOut = decoderField == j.end();
     c.decoderLayers = json_fields::optionalInteger(j, ctx, "num_decoder_layers", 1, kMaxLayers)
                           .value_or(decoderLeftOut ? 12 : c.encoderLayers);
+    if (decoderLeftOut)
+        c.assumed.push_back({"num_decoder_layers", c.decoderLayers, "transformers' default"});
     c.layers = c.encoderLayers;
     c.hidden = width(j, ctx, "d_model");
     c.heads = json_fields::requireInteger(j, ctx, "num_heads", 1, kMaxHeads);
@@ -215,12 +217,18 @@ void readLlamaLike(ModelConfig& c, const json& j, const Context& ctx)
     c.heads = json_fields::requireInteger(j, ctx, "num_attention_heads", 1, kMaxHeads);
     if (auto kv = json_fields::optionalInteger(j, ctx, "num_key_value_heads", 1, kMaxHeads))
         c.kvHeads = *kv;
-    else
+    else {
         c.kvHeads = defaultKeyValueHeads(c.family, c.heads, ctx);
+        c.assumed.push_back({"num_key_value_heads", c.kvHeads,
+                             c.family == "llama" || c.family == "phi3" ? "one per attention head, as transformers"
+                                                                       : "transformers' " + c.family + " default"});
+    }
     if (auto d = json_fields::optionalInteger(j, ctx, "head_dim", 1, kMaxWidth / c.heads))
         c.headDim = *d; // some configs decouple head size from hidden / heads
-    else if (c.family == "gemma" || c.family == "qwen3")
+    else if (c.family == "gemma" || c.family == "qwen3") {
         c.headDim = c.family == "gemma" ? 256 : 128; // their configs' defaults, not hidden / heads
+        c.assumed.push_back({"head_dim", c.headDim, "transformers' " + c.family + " default"});
+    }
     c.intermediate = width(j, ctx, "intermediate_size");
     c.vocab = json_fields::requireInteger(j, ctx, "vocab_size", 1, kMaxVocab);
     // Rotary positions: no table limits the length, only what the model was trained for. Early
