@@ -150,8 +150,7 @@ void readSwitch(ModelConfig& c, const json& j, const Context& ctx)
     c.encoderLayers = json_fields::requireInteger(j, ctx, "num_layers", 1, kMaxLayers);
     // transformers' default when the field is absent is 12 decoder blocks; only an explicit null
     // means "as many as the encoder" (SwitchTransformersConfig.__init__).
-    const auto decoderField = j.find("num_decoder_layers");
-    const bool decoderLeftOut = decoderField == j.end();
+    const bool decoderLeftOut = !j.contains("num_decoder_layers");
     c.decoderLayers = json_fields::optionalInteger(j, ctx, "num_decoder_layers", 1, kMaxLayers)
                           .value_or(decoderLeftOut ? 12 : c.encoderLayers);
     if (decoderLeftOut)
