@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <QDir>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QtTest>
 
@@ -278,7 +279,7 @@ private slots:
         QCOMPARE(kvHeads("mistral", 32), 8LL);
         QCOMPARE(kvHeads("mixtral", 32), 8LL);
         QCOMPARE(kvHeads("qwen2", 64), 32LL);
-        QCOMPARE(kvHeads("qwen3", 32), 32LL);
+        QCOMPARE(kvHeads("qwen3", 64), 32LL);
         QCOMPARE(kvHeads("gemma", 32), 16LL);
         // What was taken is said, with why; every bundled config names its fields.
         const std::string text = R"({"model_type": "gemma", "num_hidden_layers": 2, "hidden_size": 4096,
@@ -288,9 +289,27 @@ private slots:
         QCOMPARE(assumed[0].field + "=" + std::to_string(assumed[0].value), std::string("num_key_value_heads=16"));
         QCOMPARE(assumed[1].field + "=" + std::to_string(assumed[1].value), std::string("head_dim=256"));
         QCOMPARE(assumed[1].why, std::string("transformers' gemma default"));
-        for (const char* id : {"llama2_7b", "mistral_7b", "mixtral_8x7b", "qwen2_7b", "qwen3_8b", "gemma_7b", "phi3_mini",
-                               "switchxl4", "gpt2_large"})
-            QVERIFY2(bundled(id).assumed.empty(), id);
+        for (const QString& f : QDir(QString(GPUFORECAST_RESOURCES) + "/models").entryList({"*.json"}))
+            QVERIFY2(bundled(QFileInfo(f).completeBaseName().toStdString()).assumed.empty(), qPrintable(f));
+        // An explicit null is transformers' None: one key/value head per attention head, but for
+        // Gemma, whose config keeps the None and cannot run it.
+        const auto withNull = [](const char* type) {
+            const std::string doc = QString(R"({"model_type": "%1", "num_hidden_layers": 2, "hidden_size": 4096,
+                "num_attention_heads": 16, "num_key_value_heads": null, "intermediate_size": 128, "vocab_size": 100})")
+                                        .arg(type).toStdString();
+            return modelConfigFromJson(nlohmann::json::parse(doc), "config.json");
+        };
+        const ModelConfig mistral = withNull("mistral");
+        QCOMPARE(mistral.kvHeads, 16LL);
+        QCOMPARE(mistral.assumed.size(), std::size_t(1));
+        QVERIFY2(mistral.assumed[0].why.find("null") != std::string::npos, mistral.assumed[0].why.c_str());
+        QCOMPARE(withNull("qwen2").kvHeads, 16LL);
+        try {
+            withNull("gemma");
+            QFAIL("accepted a null Gemma cannot run");
+        } catch (const ForecastError& e) {
+            QVERIFY2(QString(e.what()).startsWith("config.json: num_key_value_heads: null"), e.what());
+        }
         try {
             kvHeads("qwen2", 40);
             QFAIL("accepted a default that does not divide the heads");
@@ -317,11 +336,12 @@ private slots:
             const std::string text = QString(R"({"model_type": "switch_transformers", "num_layers": 6%1, "d_model": 64,
                 "num_heads": 4, "d_kv": 16, "d_ff": 128, "vocab_size": 100, "num_experts": 4, "expert_capacity": 8})")
                                          .arg(field).toStdString();
-            return modelConfigFromJson(nlohmann::json::parse(text), "config.json").decoderLayers;
+            const ModelConfig c = modelConfigFromJson(nlohmann::json::parse(text), "config.json");
+            return std::pair(c.decoderLayers, c.assumed.size());
         };
-        QCOMPARE(decoderLayers(""), 12LL);
-        QCOMPARE(decoderLayers(R"(, "num_decoder_layers": null)"), 6LL);
-        QCOMPARE(decoderLayers(R"(, "num_decoder_layers": 3)"), 3LL);
+        QCOMPARE(decoderLayers(""), std::pair(12LL, std::size_t(1))); // and the forecast says so
+        QCOMPARE(decoderLayers(R"(, "num_decoder_layers": null)"), std::pair(6LL, std::size_t(1)));
+        QCOMPARE(decoderLayers(R"(, "num_decoder_layers": 3)"), std::pair(3LL, std::size_t(0)));
         QCOMPARE(steps(R"(, "num_sparse_encoder_layers": 6, "num_sparse_decoder_layers": 0)"), std::pair(2LL, 0LL));
         QCOMPARE(steps(R"(, "num_sparse_encoder_layers": 12, "num_sparse_decoder_layers": 6)"), std::pair(1LL, 1LL));
         // The saved step wins over the count, as it does in transformers.

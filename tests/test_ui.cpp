@@ -545,7 +545,7 @@ private slots:
         writeFileAtomically(path.toStdString(), config.dump());
         QVERIFY(!session.setModel(path));
         QVERIFY(!label->isHidden());
-        QCOMPARE(label->text(), QString("Assumed, not in the file: num_key_value_heads = 8"));
+        QCOMPARE(label->text(), QString("Assumed, not given in the file: num_key_value_heads = 8"));
         QVERIFY2(label->toolTip().contains("transformers' mistral default"), qPrintable(label->toolTip()));
         QCOMPARE(session.model().kvHeads, 8LL);
         QVERIFY(!session.setModel("gpt2_large"));

@@ -186,15 +186,19 @@ void ModelPanel::syncFromSession()
     QStringList taken, why;
     for (const auto& f : session_->model().assumed) {
         taken << QStringLiteral("%1 = %2").arg(QString::fromStdString(f.field)).arg(f.value);
-        why << tr("%1: not in the file; %2 (%3).")
+        why << tr("%1: not given in the file; %2 (%3).")
                    .arg(QString::fromStdString(f.field))
                    .arg(f.value)
                    .arg(QString::fromStdString(f.why));
     }
-    assumed_->setText(tr("Assumed, not in the file: %1").arg(taken.join(", ")));
+    assumed_->setText(tr("Assumed, not given in the file: %1").arg(taken.join(", ")));
     assumed_->setToolTip(why.join("\n"));
+#if QT_VERSION >= QT_VERSION_CHECK(6, 4, 0)
     if (auto* form = qobject_cast<QFormLayout*>(layout()))
         form->setRowVisible(assumed_, !taken.isEmpty()); // no empty row's spacing when nothing is assumed
+#else
+    assumed_->setVisible(!taken.isEmpty());
+#endif
 }
 
 } // namespace gpuforecast::ui

@@ -146,8 +146,8 @@ struct Notes {
     std::vector<std::string> unlearned;
     std::string weightsDir;
     std::string uncheckedFamily; // the model's family when no measured run checks its graph
-    std::vector<AssumedField> assumed; // defaults taken for fields the config leaves out
-    std::string configSource;
+    std::vector<AssumedField> assumed; // defaults taken for fields the config leaves out or nulls
+    std::string configSource;          // the config's path (or model id), to name it in those notes
 };
 
 void addNotes(nlohmann::json& j, const Notes& notes)
@@ -191,7 +191,7 @@ void printNotes(const Notes& notes)
         std::printf("  note: the %s graph follows the Hugging Face modelling code; no measured run of this family checks it\n",
                     notes.uncheckedFamily.c_str());
     for (const auto& f : notes.assumed)
-        std::printf("  note: %s leaves out %s; taking %lld (%s)\n", notes.configSource.c_str(), f.field.c_str(), f.value,
+        std::printf("  note: %s does not give %s; taking %lld (%s)\n", notes.configSource.c_str(), f.field.c_str(), f.value,
                     f.why.c_str());
 }
 

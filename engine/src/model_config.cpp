@@ -153,8 +153,9 @@ void readSwitch(ModelConfig& c, const json& j, const Context& ctx)
     const bool decoderLeftOut = !j.contains("num_decoder_layers");
     c.decoderLayers = json_fields::optionalInteger(j, ctx, "num_decoder_layers", 1, kMaxLayers)
                           .value_or(decoderLeftOut ? 12 : c.encoderLayers);
-    if (decoderLeftOut)
-        c.assumed.push_back({"num_decoder_layers", c.decoderLayers, "transformers' default"});
+    if (!json_fields::optionalInteger(j, ctx, "num_decoder_layers", 1, kMaxLayers))
+        c.assumed.push_back({"num_decoder_layers", c.decoderLayers,
+                             decoderLeftOut ? "transformers' default" : "null: as many as the encoder, as transformers does"});
     c.layers = c.encoderLayers;
     c.hidden = width(j, ctx, "d_model");
     c.heads = json_fields::requireInteger(j, ctx, "num_heads", 1, kMaxHeads);
@@ -214,12 +215,19 @@ void readLlamaLike(ModelConfig& c, const json& j, const Context& ctx)
     c.layers = json_fields::requireInteger(j, ctx, "num_hidden_layers", 1, kMaxLayers);
     c.hidden = width(j, ctx, "hidden_size");
     c.heads = json_fields::requireInteger(j, ctx, "num_attention_heads", 1, kMaxHeads);
-    if (auto kv = json_fields::optionalInteger(j, ctx, "num_key_value_heads", 1, kMaxHeads))
+    if (auto kv = json_fields::optionalInteger(j, ctx, "num_key_value_heads", 1, kMaxHeads)) {
         c.kvHeads = *kv;
-    else {
+    } else if (j.contains("num_key_value_heads")) {
+        // An explicit null: every one of these config classes but Gemma's turns None into one
+        // key/value head per attention head; Gemma's keeps None, which its attention cannot run.
+        if (c.family == "gemma")
+            throwInputError(ctx.source, "num_key_value_heads", "null; Gemma needs a number here");
+        c.kvHeads = c.heads;
+        c.assumed.push_back({"num_key_value_heads", c.kvHeads, "null: one per attention head, as transformers does"});
+    } else {
         c.kvHeads = defaultKeyValueHeads(c.family, c.heads, ctx);
         c.assumed.push_back({"num_key_value_heads", c.kvHeads,
-                             c.family == "llama" || c.family == "phi3" ? "one per attention head, as transformers"
+                             c.family == "llama" || c.family == "phi3" ? "one per attention head, as transformers does"
                                                                        : "transformers' " + c.family + " default"});
     }
     if (auto d = json_fields::optionalInteger(j, ctx, "head_dim", 1, kMaxWidth / c.heads))

@@ -9,8 +9,9 @@
 
 namespace gpuforecast {
 
-// A field the file leaves out whose default changes the kernels, and the value taken for it: a
-// config written by hand can mean something else by leaving it out than transformers does.
+// A field the file leaves out (or gives as null) whose default changes the kernels, and the value
+// taken for it: a config written by hand can mean something else by leaving it out than
+// transformers does. Values are the file's, before any tensor-parallel sharding.
 struct AssumedField {
     std::string field; // "num_key_value_heads"
     long long value = 0;
@@ -54,7 +55,7 @@ struct ModelConfig {
     long long wordProjection = 0; // OPT word_embed_proj_dim (project_in/out when != hidden)
     bool preLayerNorm = true;     // OPT do_layer_norm_before
 
-    std::vector<AssumedField> assumed; // defaults taken for fields the file leaves out
+    std::vector<AssumedField> assumed; // defaults taken for fields the file leaves out or nulls
 
     long long attentionWidth() const { return heads * headDim; } // q projection outputs
     long long rotatedDims() const { return static_cast<long long>(double(headDim) * rotaryFraction); } // int(), as transformers
