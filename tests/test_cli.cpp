@@ -630,6 +630,22 @@ private slots:
         QVERIFY(none["config_assumed"].toArray().isEmpty());
     }
 
+    // A GPU that borrows a slot-powered card's GEMM efficiency says its GEMMs may be faster.
+    void predictCautionsAgainstASlotPoweredDonor()
+    {
+        const auto donorNote = [&](const char* gpu) {
+            const Run r = cli({"predict", "--model", "gpt2_large", "--gpu", gpu, "--seq", "128", "--json"});
+            return QJsonDocument::fromJson(r.out.toUtf8()).object().value("gemm_efficiency_from").toObject();
+        };
+        const QJsonObject rtx = donorNote("RTX-4090"), l4 = donorNote("L4"), h100 = donorNote("H100-SXM5-80GB");
+        QVERIFY(!rtx.isEmpty() && !l4.isEmpty() && !h100.isEmpty()); // all three borrow
+        QVERIFY2(rtx.value("caution").toString().contains("T4 is a 70 W card"), qPrintable(rtx.value("caution").toString()));
+        QVERIFY(l4.contains("caution") && l4.value("caution").isNull()); // itself slot-powered
+        QVERIFY(h100.value("caution").isNull());                         // borrows the A100's
+        const Run text = cli({"predict", "--model", "gpt2_large", "--gpu", "L40S", "--seq", "128"});
+        QVERIFY2(text.out.contains("GEMMs may run faster than forecast"), qPrintable(text.out));
+    }
+
     void predictJsonHasOneShapeForEveryLayout()
     {
         const QStringList base{"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--batch", "8", "--seq", "512",

@@ -425,6 +425,24 @@ private slots:
         QCOMPARE(donor->gpu.id, std::string("B"));
     }
 
+    // Borrowing a slot-powered card's efficiency (T4, 70 W) for a card with its own power feed is
+    // said to be likely slow; a slot-powered borrower (L4) or an unknown board power says nothing.
+    void slotPoweredDonorsAreFlagged()
+    {
+        const auto bundled = loadGpuDirectory(std::string(GPUFORECAST_RESOURCES) + "/gpus");
+        const GpuSpec& t4 = *findGpu(bundled, "T4");
+        const auto caution = slotPoweredDonorCaution(*findGpu(bundled, "L40S"), t4);
+        QVERIFY(caution);
+        QVERIFY2(caution->find("T4 is a 70 W card") != std::string::npos && caution->find("at 350 W") != std::string::npos,
+                 caution->c_str());
+        QVERIFY(!slotPoweredDonorCaution(*findGpu(bundled, "L4"), t4));
+        QVERIFY(!slotPoweredDonorCaution(*findGpu(bundled, "H100-SXM5-80GB"), *findGpu(bundled, "A100-PCIE-40GB")));
+        GpuSpec unknown = *findGpu(bundled, "RTX-4090");
+        QVERIFY(slotPoweredDonorCaution(unknown, t4));
+        unknown.tdpW = 0; // the field is optional
+        QVERIFY(!slotPoweredDonorCaution(unknown, t4));
+    }
+
     void queuedKernelsShedTheLaunchOverhead()
     {
         KernelForecast f;

@@ -574,6 +574,10 @@ private slots:
         // The panel says whether the GPU as edited is within what the networks were trained on.
         QVERIFY2(window.whatIfPanel()->coverageText().contains("taken from T4"),
                  qPrintable(window.whatIfPanel()->coverageText()));
+        QVERIFY(!window.whatIfPanel()->coverageText().contains("slot alone")); // L4 is slot-powered too
+        window.whatIfPanel()->setGpu("L40S"); // 350 W on a 70 W card's efficiency: said to be likely slow
+        QVERIFY2(window.whatIfPanel()->coverageText().contains("T4 is a 70 W card powered by its slot alone"),
+                 qPrintable(window.whatIfPanel()->coverageText()));
         window.whatIfPanel()->setGpu("A100-PCIE-80GB");
         QVERIFY(window.whatIfPanel()->coverageText().contains("taken from A100-PCIE-40GB"));
         window.whatIfPanel()->setGpu("V100-PCIE-32GB"); // trained on

@@ -239,8 +239,12 @@ QStringList CompareChart::extrapolationNotes(const ModelForecast& f) const
         const GpuSpec gpu = session_->effectiveGpu(QString::fromStdString(f.gpu));
         for (const auto& e : specExtrapolation(gpu.efficiencySheet(), session_->forecaster().tiles().gpus()))
             notes << QString::fromStdString(e.text);
-        if (const auto donor = session_->forecaster().gemmEfficiencyDonor(gpu))
+        if (const auto donor = session_->forecaster().gemmEfficiencyDonor(gpu)) {
             notes << QString::fromStdString(describeDonor(*donor));
+            if (const GpuSpec* lender = session_->gpu(QString::fromStdString(donor->gpu.id)))
+                if (const auto caution = slotPoweredDonorCaution(gpu, *lender))
+                    notes << QString::fromStdString(*caution);
+        }
     }
     return notes;
 }

@@ -81,8 +81,12 @@ void WhatIfPanel::showCoverage()
     for (const auto& e : specExtrapolation(sheet, measured))
         beyond << QString::fromStdString(e.text);
     QString text;
-    if (const auto donor = session_->forecaster().gemmEfficiencyDonor(sheet))
+    if (const auto donor = session_->forecaster().gemmEfficiencyDonor(sheet)) {
         text = tr("Beyond the measured GPUs: %1.").arg(QString::fromStdString(describeDonor(*donor)));
+        if (const GpuSpec* lender = session_->gpu(QString::fromStdString(donor->gpu.id)))
+            if (const auto caution = slotPoweredDonorCaution(gpu, *lender))
+                text += " " + QString::fromStdString(*caution) + ".";
+    }
     else if (!beyond.isEmpty())
         text = tr("Near the edge of the measured GPUs: the networks extrapolate a little.");
     else

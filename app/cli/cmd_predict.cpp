@@ -148,6 +148,7 @@ struct Notes {
     std::string uncheckedFamily; // the model's family when no measured run checks its graph
     std::vector<AssumedField> assumed; // defaults taken for fields the config leaves out or nulls
     std::string configSource;          // the config's path (or model id), to name it in those notes
+    std::optional<std::string> donorCaution; // the donor is a slot-powered card and this GPU is not
 };
 
 void addNotes(nlohmann::json& j, const Notes& notes)
@@ -162,8 +163,11 @@ void addNotes(nlohmann::json& j, const Notes& notes)
     j["sheet_check"] = notes.sheetCheck ? nlohmann::json(*notes.sheetCheck) : nlohmann::json(nullptr);
     j["gemm_efficiency_from"] = nullptr;
     if (notes.donor)
-        j["gemm_efficiency_from"] = {{"gpu", notes.donor->gpu.id}, {"weight", notes.donor->weight},
-                                     {"text", describeDonor(*notes.donor)}};
+        j["gemm_efficiency_from"] = {
+            {"gpu", notes.donor->gpu.id},
+            {"weight", notes.donor->weight},
+            {"text", describeDonor(*notes.donor)},
+            {"caution", notes.donorCaution ? nlohmann::json(*notes.donorCaution) : nlohmann::json(nullptr)}};
     j["unlearned_classes"] = notes.unlearned;
     j["graph_checked_by_measured_runs"] = notes.uncheckedFamily.empty();
     nlohmann::json assumed = nlohmann::json::array();
@@ -185,6 +189,8 @@ void printNotes(const Notes& notes)
         std::printf("  note: beyond the measured GPUs, %s\n", e.text.c_str());
     if (notes.donor)
         std::printf("  note: %s\n", describeDonor(*notes.donor).c_str());
+    if (notes.donorCaution)
+        std::printf("  note: %s\n", notes.donorCaution->c_str());
     if (!notes.unlearned.empty())
         std::printf("  note: %s\n", unlearnedNote(notes.unlearned, notes.weightsDir).c_str());
     if (!notes.uncheckedFamily.empty())
@@ -280,11 +286,13 @@ int runPredict(const std::vector<std::string>& args)
     // and whose GEMM efficiency it borrows because of that. A sheet with an efficiency basis is
     // read as that basis, so the basis's coverage is what counts.
     const GpuSpec& read = gpu.efficiencySheet();
-    const Notes notes{specExtrapolation(read, forecaster.tiles().gpus()), forecaster.gemmEfficiencyDonor(read),
+    const auto donor = forecaster.gemmEfficiencyDonor(read);
+    const GpuSpec* donorSheet = donor ? findGpu(catalog, donor->gpu.id) : nullptr;
+    const Notes notes{specExtrapolation(read, forecaster.tiles().gpus()), donor,
                       fromFile ? gpuArg : std::string(), gpu.efficiencyBasis ? gpu.efficiencyBasis->id : std::string(),
                       fp32PeakMismatch(gpu), unlearnedClasses(forecaster), weightsDir,
                       graphCheckedByMeasuredRuns(config) ? std::string() : config.family, config.assumed,
-                      config.source};
+                      config.source, donorSheet ? slotPoweredDonorCaution(gpu, *donorSheet) : std::nullopt};
     if (layout.gpus() == 1) {
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);
         if (a.has("--json")) {

@@ -132,6 +132,18 @@ std::string describeDonor(const GemmEfficiencyDonor& donor)
     return text;
 }
 
+std::optional<std::string> slotPoweredDonorCaution(const GpuSpec& gpu, const GpuSpec& donor)
+{
+    if (!(donor.tdpW > 0 && donor.tdpW <= kSlotPowerLimitW && gpu.tdpW > kSlotPowerLimitW))
+        return std::nullopt;
+    char text[300];
+    std::snprintf(text, sizeof text,
+                  "%s is a %.0f W card powered by its slot alone and slows on large GEMMs; at %.0f W this GPU's "
+                  "GEMMs may run faster than forecast (the A100 forecast through T4's efficiency: linear kernels 58%% slow)",
+                  donor.id.c_str(), donor.tdpW, gpu.tdpW);
+    return std::string(text);
+}
+
 GpuSpec asSeenByNetworks(const GpuSpec& gpu, const ReferenceGpu& donor)
 {
     GpuSpec s = gpu;
