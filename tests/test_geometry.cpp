@@ -437,10 +437,18 @@ private slots:
                  caution->c_str());
         QVERIFY(!slotPoweredDonorCaution(*findGpu(bundled, "L4"), t4));
         QVERIFY(!slotPoweredDonorCaution(*findGpu(bundled, "H100-SXM5-80GB"), *findGpu(bundled, "A100-PCIE-40GB")));
-        GpuSpec unknown = *findGpu(bundled, "RTX-4090");
-        QVERIFY(slotPoweredDonorCaution(unknown, t4));
-        unknown.tdpW = 0; // the field is optional
-        QVERIFY(!slotPoweredDonorCaution(unknown, t4));
+        const GpuSpec& a10 = *findGpu(bundled, "A10"); // 150 W
+        QVERIFY(slotPoweredDonorCaution(a10, *findGpu(bundled, "P4"))); // 75 W: still slot-powered
+        GpuSpec donor = t4;
+        donor.tdpW = 76; // one watt over the slot's limit
+        QVERIFY(!slotPoweredDonorCaution(a10, donor));
+        donor.tdpW = 0; // the field is optional: unknown says nothing
+        QVERIFY(!slotPoweredDonorCaution(a10, donor));
+        GpuSpec sketch = a10; // a sheet without its board power takes its basis's
+        sketch.tdpW = 0;
+        QVERIFY(!slotPoweredDonorCaution(sketch, t4));
+        sketch.efficiencyBasis = std::make_shared<const GpuSpec>(*findGpu(bundled, "L40S"));
+        QVERIFY(slotPoweredDonorCaution(sketch, t4));
     }
 
     void queuedKernelsShedTheLaunchOverhead()

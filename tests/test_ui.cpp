@@ -1178,6 +1178,11 @@ private slots:
         const QString onL4 = tipOnBar(0), onT4 = tipOnBar(1);
         QVERIFY2(onL4.contains("L4") && onL4.contains("GEMM efficiency taken from T4"), qPrintable(onL4));
         QVERIFY2(onT4.contains("T4") && !onT4.contains("GEMM efficiency taken"), qPrintable(onT4)); // trained on
+        QVERIFY2(!onL4.contains("slot alone"), qPrintable(onL4)); // L4 is slot-powered itself
+        session.setSelectedGpus({"L40S", "T4"}); // 350 W on T4's efficiency: likely slow, and said so
+        compare.plot()->replot();
+        const QString onL40S = tipOnBar(0);
+        QVERIFY2(onL40S.contains("T4 is a 70 W card powered by its slot alone"), qPrintable(onL40S));
     }
 
     void toolTipsNameTheGpuTheKernelAndTheUnit()

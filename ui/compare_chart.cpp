@@ -241,8 +241,9 @@ QStringList CompareChart::extrapolationNotes(const ModelForecast& f) const
             notes << QString::fromStdString(e.text);
         if (const auto donor = session_->forecaster().gemmEfficiencyDonor(gpu)) {
             notes << QString::fromStdString(describeDonor(*donor));
+            // The measured sheet: an edited T4 keeps it as its efficiency basis.
             if (const GpuSpec* lender = session_->gpu(QString::fromStdString(donor->gpu.id)))
-                if (const auto caution = slotPoweredDonorCaution(gpu, *lender))
+                if (const auto caution = slotPoweredDonorCaution(gpu, lender->efficiencySheet()))
                     notes << QString::fromStdString(*caution);
         }
     }

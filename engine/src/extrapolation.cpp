@@ -134,14 +134,14 @@ std::string describeDonor(const GemmEfficiencyDonor& donor)
 
 std::optional<std::string> slotPoweredDonorCaution(const GpuSpec& gpu, const GpuSpec& donor)
 {
-    if (!(donor.tdpW > 0 && donor.tdpW <= kSlotPowerLimitW && gpu.tdpW > kSlotPowerLimitW))
+    // A sheet without its board power (the field is optional) takes its efficiency basis's.
+    const double watts = gpu.tdpW > 0 ? gpu.tdpW : gpu.efficiencySheet().tdpW;
+    if (!(donor.tdpW > 0 && donor.tdpW <= kSlotPowerLimitW && watts > kSlotPowerLimitW))
         return std::nullopt;
-    char text[300];
-    std::snprintf(text, sizeof text,
-                  "%s is a %.0f W card powered by its slot alone and slows on large GEMMs; at %.0f W this GPU's "
-                  "GEMMs may run faster than forecast (the A100 forecast through T4's efficiency: linear kernels 58%% slow)",
-                  donor.id.c_str(), donor.tdpW, gpu.tdpW);
-    return std::string(text);
+    const auto w = [](double x) { return std::to_string(static_cast<long long>(std::lround(x))) + " W"; };
+    return donor.id + " is a " + w(donor.tdpW) + " card powered by its slot alone and slows on large GEMMs; at " +
+           w(watts) + " this GPU's GEMMs may run faster than forecast (the A100 forecast through T4's efficiency: " +
+           "linear kernels 58% slow)";
 }
 
 GpuSpec asSeenByNetworks(const GpuSpec& gpu, const ReferenceGpu& donor)

@@ -59,12 +59,16 @@ std::optional<GemmEfficiencyDonor> gemmEfficiencyDonor(const GpuSpec& gpu, const
 std::string describeDonor(const GemmEfficiencyDonor& donor);
 
 // Cards that draw all their power from the PCIe slot (75 W at most: T4, P4, L4) slow down on
-// large GEMMs as their clocks fall to the limit: T4's `linear` kernels reach 0.50 of FP32 peak at
-// 64 us of roofline time and 0.36-0.39 beyond 1 ms, P4's fall from 0.40 to 0.19, while the
-// measured cards with their own power feed hold 0.6-0.9 (docs/accuracy.md, twenty-fifth round).
+// large GEMMs as their clocks fall to the limit. With the host's launch floor taken off, T4's
+// `linear` kernels reach 0.50 of FP32 peak at 64 us of roofline time and 0.36-0.39 beyond 1 ms,
+// P4's fall from 0.40 to 0.19, while the measured cards with their own power feed hold 0.6-0.9
+// (docs/accuracy.md, twenty-fifth round).
 // A GPU of more than 75 W that borrows such a card's efficiency is likely forecast slow: held out,
 // the A100 forecast through T4's came out 58% slow on its `linear` training kernels. One line for
-// people when that is the case; nothing when it is not or either board power is unknown.
+// people when that is the case; nothing when it is not or either board power is unknown. `donor`
+// is the measured GPU's own sheet (the bundled one: a user's edit of it does not change what the
+// networks learned); callers that cannot find it, as with a --weights folder trained on GPUs
+// the catalog does not have, say nothing.
 inline constexpr double kSlotPowerLimitW = 75;
 std::optional<std::string> slotPoweredDonorCaution(const GpuSpec& gpu, const GpuSpec& donor);
 
