@@ -151,9 +151,9 @@ void readSwitch(ModelConfig& c, const json& j, const Context& ctx)
     // transformers' default when the field is absent is 12 decoder blocks; only an explicit null
     // means "as many as the encoder" (SwitchTransformersConfig.__init__).
     const bool decoderLeftOut = !j.contains("num_decoder_layers");
-    c.decoderLayers = json_fields::optionalInteger(j, ctx, "num_decoder_layers", 1, kMaxLayers)
-                          .value_or(decoderLeftOut ? 12 : c.encoderLayers);
-    if (!json_fields::optionalInteger(j, ctx, "num_decoder_layers", 1, kMaxLayers))
+    const auto decoderLayers = json_fields::optionalInteger(j, ctx, "num_decoder_layers", 1, kMaxLayers);
+    c.decoderLayers = decoderLayers.value_or(decoderLeftOut ? 12 : c.encoderLayers);
+    if (!decoderLayers)
         c.assumed.push_back({"num_decoder_layers", c.decoderLayers,
                              decoderLeftOut ? "transformers' default" : "null: as many as the encoder, as transformers does"});
     c.layers = c.encoderLayers;
