@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace gpuforecast::ui {
 namespace {
@@ -32,6 +33,21 @@ const OpForecast* chooseKernel(const ForecastList& forecasts, const QString& pic
 }
 
 QVector<double> toQ(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
+
+// The GEMM as it was priced: a thin one is forecast as the padded GEMM the library could run
+// (KernelForecast::paddedM), and the operator table's tile and waves are that GEMM's. Drawn as the
+// model's own shape, its law and staircase disagreed with the table (BERT, one sequence of 8 on
+// P4: "4 full waves" for a kernel the table priced in 2, its point off its staircase).
+Kernel pricedShape(const OpForecast& op)
+{
+    Kernel k = op.op.kernel;
+    if (op.forecast.paddedM != 0) {
+        k.m = op.forecast.paddedM;
+        k.k = op.forecast.paddedK;
+        k.n = op.forecast.paddedN;
+    }
+    return k;
+}
 
 } // namespace
 
@@ -175,7 +191,8 @@ void WavesChart::rebuild()
     for (QCPTextElement* title : {utilizationTitle_, staircaseTitle_})
         title->setTextColor(plot_->xAxis->labelColor());
     if (chosen) {
-        kernel_ = chosen->op.kernel;
+        kernel_ = pricedShape(*chosen);
+        modelKernel_ = chosen->op.kernel;
         curves_ = utilizationCurves(*session_, kernel_);
         sweeps_ = sweepKernel(*session_, kernel_);
         // The kernel's time in the model on each GPU, as the operator table has it: the sweep holds
@@ -310,8 +327,16 @@ void WavesChart::drawStaircase()
     line->point1->setCoords(own, 0);
     line->point2->setCoords(own, 1);
     line->setPen(QPen(plot_->xAxis->labelColor(), 1.5, Qt::DashLine));
-    QStringList lines{tr("this model (dashed): %1 = %2").arg(dimensionName()).arg(own)};
-    QStringList compact{tr("this model: %1 = %2").arg(dimensionName()).arg(own)}, shortest = compact;
+    QStringList padding; // what a thin GEMM was padded to, on the first GPU
+    for (const auto& [name, model, priced] : {std::tuple{"m", modelKernel_.m, kernel_.m}, std::tuple{"k", modelKernel_.k, kernel_.k},
+                                              std::tuple{"n", modelKernel_.n, kernel_.n}})
+        if (model != priced)
+            padding << tr("%1 %2 → %3").arg(QLatin1String(name)).arg(model).arg(priced);
+    QStringList lines{padding.isEmpty() ? tr("this model (dashed): %1 = %2").arg(dimensionName()).arg(own)
+                                        : tr("this model (dashed), priced padded as it runs faster: %1").arg(padding.join(", "))};
+    QStringList compact{padding.isEmpty() ? tr("this model: %1 = %2").arg(dimensionName()).arg(own)
+                                          : tr("this model, padded: %1").arg(padding.join(", "))};
+    QStringList shortest = compact;
     for (const auto& c : curves_) {
         lines << tr("%1: %2").arg(c.gpu, fillText(c.fill));
         compact << tr("%1: %2").arg(c.gpu, compactFillText(c.fill));

@@ -71,7 +71,8 @@ private:
     QCPAxisRect* utilizationRect_;
     QCPTextElement* utilizationTitle_;
     QCPTextElement* staircaseTitle_;
-    Kernel kernel_;
+    Kernel kernel_;      // as priced: a thin GEMM's padded shape (KernelForecast::paddedM)
+    Kernel modelKernel_; // as the model has it
     QString shownOperator_;
     std::vector<UtilizationCurve> curves_;
     std::vector<WaveSweep> sweeps_;
