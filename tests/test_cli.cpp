@@ -371,6 +371,8 @@ private slots:
         QTest::newRow("unknown option") << QStringList{"gpus", "--colour"} << "unknown argument '--colour'";
         QTest::newRow("bad csv") << QStringList{"kernels", "--in", kData + "/bad_kernels.csv"} << "bad_kernels.csv: line 3 k";
         QTest::newRow("unknown gpu") << QStringList{"kernels", "--in", kData + "/unknown_gpu.csv"} << "unknown_gpu.csv: line 2 gpu: unknown GPU 'H900'";
+        QTest::newRow("unknown gpu, measured") << QStringList{"evaluate", "--in", kData + "/unknown_gpu_measured.csv"}
+                                               << "unknown_gpu_measured.csv: line 3 gpu: unknown GPU 'H900'";
         // A mistyped weights folder used to forecast on the roofline alone, exit 0.
         QTest::newRow("no weights folder") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "T4", "--seq", "128",
                                                           "--weights", "/nonexistent-weights"}
@@ -451,6 +453,42 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("is a folder, not a file") && !r.err.contains("Success"), qPrintable(r.err));
         QVERIFY(QFileInfo(dir.path()).isDir());
+    }
+
+    // --out naming the input, or a link to it, would replace the measurements with the forecast.
+    void outputThatIsTheInputIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString in = dir.filePath("k.csv");
+        QVERIFY(QFile::copy(kData + "/small_kernels.csv", in));
+        QVERIFY(QFile::link(in, dir.filePath("link.csv")));
+        auto contents = [&] {
+            QFile f(in);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        const QByteArray before = contents();
+        QVERIFY(!before.isEmpty());
+        for (const QString& out : {in, dir.filePath("link.csv"), dir.path() + "/./k.csv"}) {
+            const Run r = cli({"kernels", "--in", in, "--out", out});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains("--out: " + out + " is the --in file"), qPrintable(r.err));
+            QCOMPARE(contents(), before);
+        }
+        QCOMPARE(cli({"kernels", "--in", in, "--out", dir.filePath("p.csv")}).code, 0); // another name is fine
+    }
+
+    // train checks where the weights go before it reads minutes' worth of data and trains.
+    void trainRefusesAnOutItCannotCreateFirst()
+    {
+        QTemporaryDir dir;
+        QFile file(dir.filePath("afile"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        // The data folder does not exist either: the --out error comes first.
+        const Run r = cli({"train", "--data", dir.filePath("no-data"), "--out", dir.filePath("afile/w")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--out: cannot create the folder " + dir.filePath("afile/w")), qPrintable(r.err));
+        QCOMPARE(r.err.trimmed().count('\n'), 0);
     }
 
     // The temporary-and-rename that makes a write atomic must not replace what --out names when it
@@ -644,6 +682,31 @@ private slots:
         QVERIFY(h100.value("caution").isNull());                         // borrows the A100's
         const Run text = cli({"predict", "--model", "gpt2_large", "--gpu", "L40S", "--seq", "128"});
         QVERIFY2(text.out.contains("GEMMs may run faster than forecast"), qPrintable(text.out));
+    }
+
+    // A sheet file that is no measured GPU, names no basis and needs no donor is read as new: said.
+    void predictSaysWhenASheetIsReadAsANewGpu()
+    {
+        QTemporaryDir dir;
+        QFile bundled(QString(GPUFORECAST_RESOURCES) + "/gpus/A100-PCIE-40GB.json");
+        QVERIFY(bundled.open(QIODevice::ReadOnly));
+        QJsonObject sheet = QJsonDocument::fromJson(bundled.readAll()).object();
+        sheet["id"] = "A100 x2";
+        for (const char* field : {"sm_count", "fp32_gflops", "fp32_matrix_gflops", "memory_bandwidth_gbps"})
+            sheet[field] = 2 * sheet[field].toDouble();
+        QFile f(dir.filePath("twice.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(sheet).toJson()) > 0);
+        f.close();
+        const QStringList base{"predict", "--model", "gpt2_large", "--seq", "128", "--gpu"};
+        const Run text = cli(base + QStringList{f.fileName()});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains("note: A100 x2 is read as a new GPU") && text.out.contains("\"efficiency_basis\": \"A100-PCIE-40GB\""),
+                 qPrintable(text.out));
+        const Run json = cli(base + QStringList{f.fileName(), "--json"});
+        QVERIFY(QJsonDocument::fromJson(json.out.toUtf8()).object().value("read_as_new_gpu").toString().startsWith("A100 x2 is read"));
+        const Run measured = cli(base + QStringList{"A100-PCIE-40GB", "--json"}); // bundled, trained on: null
+        const QJsonObject m = QJsonDocument::fromJson(measured.out.toUtf8()).object();
+        QVERIFY(m.contains("read_as_new_gpu") && m.value("read_as_new_gpu").isNull());
     }
 
     void predictJsonHasOneShapeForEveryLayout()

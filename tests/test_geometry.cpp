@@ -451,6 +451,33 @@ private slots:
         QVERIFY(slotPoweredDonorCaution(sketch, t4));
     }
 
+    // A sheet read as a new GPU is said to be, with the measured GPU to name as its basis.
+    void sheetsReadAsNewGpusAreSaidToBe()
+    {
+        const auto bundled = loadGpuDirectory(std::string(GPUFORECAST_RESOURCES) + "/gpus");
+        const Forecaster f = Forecaster::loadFromDirectory(std::string(GPUFORECAST_RESOURCES) + "/weights");
+        const auto& measured = f.tiles().gpus();
+        const GpuSpec& a100 = *findGpu(bundled, "A100-PCIE-40GB");
+        QVERIFY(!readAsNewGpuNote(a100, measured)); // trained on
+        GpuSpec twice = a100;                        // more of everything, inside the measured range
+        twice.id = "A100 x2";
+        twice.smCount *= 2;
+        twice.fp32Gflops *= 2;
+        twice.fp32MatrixGflops *= 2;
+        twice.memoryBandwidthGBps *= 2;
+        QVERIFY(!f.gemmEfficiencyDonor(twice));
+        const auto note = readAsNewGpuNote(twice, measured);
+        QVERIFY(note);
+        QVERIFY2(note->find("A100 x2 is read as a new GPU") == 0 &&
+                     note->find("\"efficiency_basis\": \"A100-PCIE-40GB\"") != std::string::npos,
+                 note->c_str());
+        GpuSpec based = twice; // naming a basis keeps that GPU's efficiency: nothing to say
+        based.efficiencyBasisId = "A100-PCIE-40GB";
+        QVERIFY(!readAsNewGpuNote(based, measured));
+        QVERIFY(!readAsNewGpuNote(*findGpu(bundled, "H100-SXM5-80GB"), measured)); // borrows: said otherwise
+        QVERIFY(!readAsNewGpuNote(twice, {}));                                       // nothing measured to name
+    }
+
     void queuedKernelsShedTheLaunchOverhead()
     {
         KernelForecast f;

@@ -24,6 +24,12 @@ int runKernels(const std::vector<std::string>& args)
     const bool details = a.has("--details");
     const std::string dataDir = resourceDirectory();
     // Only op, gpu and the dimensions are read: measured columns are passed through untouched.
+    // `--out` naming the input (or a link to it) would replace the measurements with the forecast.
+    if (const auto out = a.value("--out"); out && *out != "-" && a.required("--in") != "-") {
+        std::error_code ec;
+        if (std::filesystem::equivalent(a.required("--in"), *out, ec))
+            throw UsageError("--out: " + *out + " is the --in file; write the forecast elsewhere");
+    }
     const KernelTable table = readKernelTable(a.required("--in"), TableContent::InputsOnly);
     const auto catalog = loadGpuDirectory((std::filesystem::path(dataDir) / "gpus").string());
     const Forecaster forecaster = Forecaster::loadFromDirectory(

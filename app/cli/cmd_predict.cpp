@@ -149,6 +149,7 @@ struct Notes {
     std::vector<AssumedField> assumed; // defaults taken for fields the config leaves out or nulls
     std::string configSource;          // the config's path (or model id), to name it in those notes
     std::optional<std::string> donorCaution; // the donor is a slot-powered card and this GPU is not
+    std::optional<std::string> readAsNew;    // a sheet file read as a GPU no network has seen
 };
 
 void addNotes(nlohmann::json& j, const Notes& notes)
@@ -168,6 +169,7 @@ void addNotes(nlohmann::json& j, const Notes& notes)
             {"weight", notes.donor->weight},
             {"text", describeDonor(*notes.donor)},
             {"caution", notes.donorCaution ? nlohmann::json(*notes.donorCaution) : nlohmann::json(nullptr)}};
+    j["read_as_new_gpu"] = notes.readAsNew ? nlohmann::json(*notes.readAsNew) : nlohmann::json(nullptr);
     j["unlearned_classes"] = notes.unlearned;
     j["graph_checked_by_measured_runs"] = notes.uncheckedFamily.empty();
     nlohmann::json assumed = nlohmann::json::array();
@@ -179,7 +181,7 @@ void addNotes(nlohmann::json& j, const Notes& notes)
 void printNotes(const Notes& notes)
 {
     if (!notes.sheet.empty()) // an edited copy may keep a bundled GPU's id
-        std::printf("  note: spec sheet read from %s\n", notes.sheet.c_str());
+        std::printf("  note: spec sheet read from %s\n", oneLine(notes.sheet).c_str());
     if (!notes.efficiencyBasis.empty())
         std::printf("  note: learned efficiency of %s (efficiency_basis); this sheet's numbers set the roofline, tiles and waves\n",
                     notes.efficiencyBasis.c_str());
@@ -191,13 +193,15 @@ void printNotes(const Notes& notes)
         std::printf("  note: %s\n", describeDonor(*notes.donor).c_str());
     if (notes.donorCaution)
         std::printf("  note: %s\n", notes.donorCaution->c_str());
+    if (notes.readAsNew)
+        std::printf("  note: %s\n", oneLine(*notes.readAsNew).c_str());
     if (!notes.unlearned.empty())
         std::printf("  note: %s\n", unlearnedNote(notes.unlearned, notes.weightsDir).c_str());
     if (!notes.uncheckedFamily.empty())
         std::printf("  note: the %s graph follows the Hugging Face modelling code; no measured run of this family checks it\n",
                     notes.uncheckedFamily.c_str());
     for (const auto& f : notes.assumed)
-        std::printf("  note: %s does not give %s; taking %lld (%s)\n", notes.configSource.c_str(), f.field.c_str(), f.value,
+        std::printf("  note: %s does not give %s; taking %lld (%s)\n", oneLine(notes.configSource).c_str(), f.field.c_str(), f.value,
                     f.why.c_str());
 }
 
@@ -212,7 +216,9 @@ void printMemory(const ModelForecast& r, const char* whose)
 
 void printText(const ModelForecast& r)
 {
-    std::printf("%s on %s, batch %lld x seq %lld, %s%s\n", r.model.c_str(), r.gpu.c_str(), r.options.batch,
+    // The names come from the user's files: a newline or an escape sequence in a config's
+    // "_name_or_path" must not split the line or recolour the terminal.
+    std::printf("%s on %s, batch %lld x seq %lld, %s%s\n", oneLine(r.model).c_str(), oneLine(r.gpu).c_str(), r.options.batch,
                 r.options.seq, r.options.training ? "training step" : "inference", r.options.fusion ? ", fused" : "");
     std::printf("  end to end %10.3f ms   (forward %.3f, backward %.3f, accumulate %.3f)\n", r.totalSeconds() * 1e3,
                 r.forwardSeconds * 1e3, r.backwardSeconds * 1e3, r.accumulateSeconds * 1e3);
@@ -292,7 +298,8 @@ int runPredict(const std::vector<std::string>& args)
                       fromFile ? gpuArg : std::string(), gpu.efficiencyBasis ? gpu.efficiencyBasis->id : std::string(),
                       fp32PeakMismatch(gpu), unlearnedClasses(forecaster), weightsDir,
                       graphCheckedByMeasuredRuns(config) ? std::string() : config.family, config.assumed,
-                      config.source, donorSheet ? slotPoweredDonorCaution(gpu, *donorSheet) : std::nullopt};
+                      config.source, donorSheet ? slotPoweredDonorCaution(gpu, *donorSheet) : std::nullopt,
+                      fromFile ? readAsNewGpuNote(gpu, forecaster.tiles().gpus()) : std::nullopt};
     if (layout.gpus() == 1) {
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);
         if (a.has("--json")) {

@@ -40,6 +40,13 @@ int runTrain(const std::vector<std::string>& args)
     const int threads = int(a.integer("--threads", 2, 1, 64));
     const bool quiet = a.has("--quiet");
 
+    // Where the weights go is known before minutes of training, so a bad --out fails first.
+    {
+        std::error_code ec;
+        fs::create_directories(outDir, ec);
+        if (ec || !fs::is_directory(outDir))
+            throw UsageError("--out: cannot create the folder " + outDir + (ec ? ": " + ec.message() : std::string()));
+    }
     const auto start = std::chrono::steady_clock::now();
     const auto catalog = loadGpuDirectory((fs::path(resourceDirectory()) / "gpus").string());
     const auto tables = loadMeasurementDirectory(dataDir);

@@ -26,7 +26,8 @@ PredictedTable forecastTable(const KernelTable& table, const Forecaster& forecas
     for (const auto& [id, idx] : byGpu) {
         const GpuSpec* gpu = findGpu(catalog, id);
         if (!gpu)
-            throwInputError(table.source, "gpu", "unknown GPU '" + id + "'");
+            throwInputError(table.source, "line " + std::to_string(idx.front() + 2) + " gpu", // as `kernels` says it
+                            "unknown GPU '" + id + "' (see gpuforecast-cli gpus)");
         std::vector<Kernel> kernels;
         for (std::size_t i : idx)
             kernels.push_back(table.rows[i].kernel);

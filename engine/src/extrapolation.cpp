@@ -110,6 +110,26 @@ std::optional<GemmEfficiencyDonor> gemmEfficiencyDonor(const GpuSpec& gpu, const
     return best;
 }
 
+std::optional<std::string> readAsNewGpuNote(const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured)
+{
+    if (gpu.efficiencyBasis || !gpu.efficiencyBasisId.empty() || gemmEfficiencyDonor(gpu, measured))
+        return std::nullopt;
+    const ReferenceGpu* nearest = nullptr;
+    for (const auto& m : measured) {
+        if (m.id == gpu.id) // trained on: its own efficiency, whatever the sheet says
+            return std::nullopt;
+        if (std::isfinite(perSmRateDistance(gpu, m)) &&
+            (!nearest || perSmRateDistance(gpu, m) < perSmRateDistance(gpu, *nearest)))
+            nearest = &m;
+    }
+    if (!nearest)
+        return std::nullopt;
+    return gpu.id + " is read as a new GPU: its GEMM efficiency is what the networks make of its per-SM rates and memory "
+                    "per SM (nearest measured GPU: " +
+           nearest->id + "); a sheet edited from a measured GPU keeps that GPU's efficiency with \"efficiency_basis\": \"" +
+           nearest->id + "\"";
+}
+
 double perSmRateDistance(const GpuSpec& gpu, const ReferenceGpu& measured)
 {
     // The two rates only. FLOP per byte is their quotient, and memory capacity is no speed: it

@@ -72,6 +72,14 @@ std::string describeDonor(const GemmEfficiencyDonor& donor);
 inline constexpr double kSlotPowerLimitW = 75;
 std::optional<std::string> slotPoweredDonorCaution(const GpuSpec& gpu, const GpuSpec& donor);
 
+// A sheet that names no efficiency basis, is no measured GPU and lies inside the measured range
+// is read as a new GPU: its GEMM efficiency is what the networks make of its per-SM rates and
+// memory per SM. An edited copy of a measured GPU is then a different GPU to them (an
+// A100-PCIE-40GB sheet with twice the SMs, FP32 and bandwidth forecast GPT-2 large at 82 ms
+// against the A100's 62 ms: its memory per SM, halved, lies next to P4's). One line for people
+// that says so and names the nearest measured GPU as the basis to write; nothing otherwise.
+std::optional<std::string> readAsNewGpuNote(const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured);
+
 // `gpu` with the donor's SM count, FP32 peaks, bandwidth, memory and L2: the sheet the GEMM
 // networks read when `gpu` borrows `donor`'s efficiency.
 GpuSpec asSeenByNetworks(const GpuSpec& gpu, const ReferenceGpu& donor);
