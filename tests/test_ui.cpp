@@ -995,6 +995,37 @@ private slots:
         QVERIFY(QImage(small).size() == QImage(plain).size() && QImage(small) != QImage(plain));
     }
 
+    // A thin GEMM priced as its padded shape is drawn as that shape: the chart's wave count is the
+    // table's, and the kernel's point lies on its staircase.
+    void wavesChartDrawsAThinGemmAsPriced()
+    {
+        ForecastSession session(nullptr, store());
+        GraphOptions o = session.options(); // BERT has 512 positions: shorten first
+        o.seq = 8;
+        QVERIFY(!session.setOptions(o));
+        QVERIFY(showOneSequence(session, "bert", 8, "P4"));
+        const auto& ops = session.forecasts()->front().ops;
+        const auto fc = std::find_if(ops.begin(), ops.end(), [](const OpForecast& op) { return op.op.node == "mlp.fc"; });
+        QVERIFY(fc != ops.end());
+        QVERIFY2(fc->forecast.paddedM > fc->op.kernel.m, "precondition: one sequence of 8 is priced padded");
+        WavesChart chart(&session);
+        chart.setSelectedOperator("mlp.fc");
+        QCOMPARE(chart.curves().size(), std::size_t(1));
+        QCOMPARE(chart.curves().front().ownWaves, fc->forecast.geometry.waves);
+        const auto& sweep = chart.sweeps().front();
+        const double m = double(fc->forecast.paddedM);
+        const auto at = std::upper_bound(sweep.dimension.begin(), sweep.dimension.end(), m);
+        QVERIFY(at != sweep.dimension.begin());
+        QVERIFY2(std::abs(sweep.ms[std::size_t(at - sweep.dimension.begin()) - 1] / (fc->forecast.seconds * 1e3) - 1) < 1e-9,
+                 qPrintable(QString("staircase %1 ms at m = %2, table %3 ms")
+                                .arg(sweep.ms[std::size_t(at - sweep.dimension.begin()) - 1]).arg(m).arg(fc->forecast.seconds * 1e3)));
+        bool said = false;
+        for (int i = 0; i < chart.plot()->itemCount(); ++i)
+            if (const auto* text = qobject_cast<QCPItemText*>(chart.plot()->item(i)))
+                said = said || (text->text().contains(QString("padded")) && text->text().contains(QString("m 8 → %1").arg(fc->forecast.paddedM)));
+        QVERIFY(said);
+    }
+
     void wavesChartShowsTheLearnedLawAndTheWaveBoundaries()
     {
         ForecastSession session(nullptr, store());
