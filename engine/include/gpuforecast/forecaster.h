@@ -92,6 +92,8 @@ public:
     // the library could run the padded problem, and the tile rule for thin outputs, priced by
     // networks that saw few such tiles, put a one-row 4096x4096 layer on an RTX 4090 at twice the
     // time of a 256-row one.
+    // A wider GEMM is also priced padded to the next multiple of 128 rows and columns, so that the
+    // tile rule's cliffs do not make more rows cost less (T4: a 4096 x 14336 layer at 320 rows had cost more than at 384).
     // A large batch is priced this many kernels at a time: each kernel's forecast depends on no
     // other's, and the networks' activations for a chunk's padded shapes and alternative
     // schedules stay in cache. `kernels --in` on the 120k-row training GEMM table: 4096 at a
