@@ -60,9 +60,19 @@ class TestCli : public QObject {
 private slots:
     void helpAndUsage()
     {
-        const Run help = cli({"predict", "--help"});
+        const Run help = cli({"--help"});
         QCOMPARE(help.code, 0);
         QVERIFY(help.out.startsWith("usage: gpuforecast-cli"));
+        QVERIFY(help.out.contains("  predict --model") && help.out.contains("  train --data"));
+        // A command's own --help shows that command's options, not all seven commands
+        const Run predictHelp = cli({"predict", "--help"});
+        QCOMPARE(predictHelp.code, 0);
+        QVERIFY2(predictHelp.out.contains("--parallel dpN|tpN|ppN_M"), qPrintable(predictHelp.out));
+        QVERIFY2(!predictHelp.out.contains("train --data"), qPrintable(predictHelp.out));
+        const Run modelsHelp = cli({"models", "-h"});
+        QCOMPARE(modelsHelp.code, 0);
+        QVERIFY2(modelsHelp.out.contains("gpus | models") && !modelsHelp.out.contains("predict --model"),
+                 qPrintable(modelsHelp.out));
         const Run none = cli({}); // a usage error: usage on stderr, nothing on stdout
         QCOMPARE(none.code, 2);
         QVERIFY(none.out.isEmpty() && none.err.startsWith("usage: gpuforecast-cli"));
@@ -832,6 +842,8 @@ private slots:
                                                << "unknown GPU 'T4\\u009b'";
         QTest::newRow("layout too large") << base + QStringList{"--mode", "training", "--parallel", "dp1000000"}
                                           << "--parallel: 'dp1000000': more than 4096 GPUs is not one server";
+        QTest::newRow("layout not a layout") << base + QStringList{"--mode", "training", "--parallel", "tp"}
+                                             << "gpuforecast-cli predict: --parallel: expected dpN, tpN or ppN_M";
         QTest::newRow("empty value") << base + QStringList{"--batch", ""} << "--batch: empty value";
         QTest::newRow("layout said twice") << base + QStringList{"--mode", "training", "--parallel", "tp4", "--tp", "2"}
                                            << "--tp: already set by --parallel tp4";
@@ -877,6 +889,10 @@ private slots:
         const Run r = cli({"--version"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.startsWith("gpuforecast-cli "));
+        const Run extra = cli({"--version", "--json"}); // a typo is heard of, not ignored
+        QCOMPARE(extra.code, 2);
+        QVERIFY(extra.out.isEmpty());
+        QVERIFY2(extra.err.contains("--version: takes no arguments, got '--json'"), qPrintable(extra.err));
     }
 };
 

@@ -263,7 +263,11 @@ int runPredict(const std::vector<std::string>& args)
     const Forecaster forecaster = Forecaster::loadFromDirectory(weightsDir);
     ParallelLayout layout;
     if (auto p = a.value("--parallel")) {
-        layout = parseParallelLayout(*p, "--parallel");
+        try { // the value is a command-line word: the error is a usage error, prefixed by the command
+            layout = parseParallelLayout(*p, "--parallel");
+        } catch (const ForecastError& e) {
+            throw UsageError(e.what());
+        }
         // --parallel pp4_8 --dp 2 adds a dimension; --parallel tp4 --tp 2 contradicts itself.
         const std::pair<const char*, long long> set[] = {
             {"--dp", layout.dp}, {"--tp", layout.tp}, {"--pp", layout.pp}, {"--microbatches", layout.microbatches}};

@@ -21,23 +21,48 @@
 
 namespace {
 
-const char* kUsage =
-    "usage: gpuforecast-cli <command> [options]\n"
-    "commands:\n"
-    "  gpus | models                         list known GPUs / bundled models\n"
-    "  predict --model ID|config.json --gpu ID|spec.json --seq N [--batch N (default 1)]\n"
-    "          [--mode inference|training] [--fusion] [--json]\n"
-    "          [--parallel dpN|tpN|ppN_M] [--dp N --tp N --pp N --microbatches M --schedule gpipe|1f1b]\n"
-    "          [--weights DIR]               forecast a whole model\n"
-    "  kernels --in K.csv[.gz]|- [--out P.csv] [--details] [--weights DIR]\n"
-    "                                        forecast each kernel row (adds pred_ms)\n"
-    "  train --data DIR --out DIR [--holdout GPU] [--seed S] [--ensemble K] [--epochs N]\n"
-    "                                        train the utilization networks from measurements\n"
-    "  evaluate --in K.csv[.gz]|- [--weights DIR] [--roofline-only] [--gpu ID] [--csv]\n"
-    "                                        MAPE per GPU and operator class\n"
-    "  evaluate-models --in DIR [--gpu ID] [--weights DIR]\n"
-    "                                        forecast measured runs DIR/<gpu>/<run>.json and compare\n"
-    "  --version                             print the version\n";
+// Each command's lines of the usage, in the order --help lists them; "predict --help" prints
+// only its own block, so a user asking about one command is not handed all seven.
+struct CommandUsage {
+    const char* names[2]; // "gpus" and "models" share a line
+    const char* text;
+};
+const CommandUsage kCommands[] = {
+    {{"gpus", "models"}, "  gpus | models                         list known GPUs / bundled models\n"},
+    {{"predict", nullptr},
+     "  predict --model ID|config.json --gpu ID|spec.json --seq N [--batch N (default 1)]\n"
+     "          [--mode inference|training] [--fusion] [--json]\n"
+     "          [--parallel dpN|tpN|ppN_M] [--dp N --tp N --pp N --microbatches M --schedule gpipe|1f1b]\n"
+     "          [--weights DIR]               forecast a whole model\n"},
+    {{"kernels", nullptr},
+     "  kernels --in K.csv[.gz]|- [--out P.csv] [--details] [--weights DIR]\n"
+     "                                        forecast each kernel row (adds pred_ms)\n"},
+    {{"train", nullptr},
+     "  train --data DIR --out DIR [--holdout GPU] [--seed S] [--ensemble K] [--epochs N]\n"
+     "                                        train the utilization networks from measurements\n"},
+    {{"evaluate", nullptr},
+     "  evaluate --in K.csv[.gz]|- [--weights DIR] [--roofline-only] [--gpu ID] [--csv]\n"
+     "                                        MAPE per GPU and operator class\n"},
+    {{"evaluate-models", nullptr},
+     "  evaluate-models --in DIR [--gpu ID] [--weights DIR]\n"
+     "                                        forecast measured runs DIR/<gpu>/<run>.json and compare\n"},
+};
+
+std::string usage()
+{
+    std::string text = "usage: gpuforecast-cli <command> [options]\ncommands:\n";
+    for (const CommandUsage& c : kCommands)
+        text += c.text;
+    return text + "  --version                             print the version\n";
+}
+
+std::string usageOf(const std::string& command)
+{
+    for (const CommandUsage& c : kCommands)
+        if (command == c.names[0] || (c.names[1] && command == c.names[1]))
+            return "usage:\n" + std::string(c.text) + "(gpuforecast-cli --help lists every command)\n";
+    return usage();
+}
 
 // Output to a full disk or a closed pipe fails at the flush, after the command has "succeeded":
 // a script reading the output must hear of it (exit 1, as for any failure that is not the input's).
@@ -61,14 +86,18 @@ int main(int argc, char** argv)
     std::vector<std::string> args(argv + 1, argv + argc);
     const auto asksForHelp = [](const std::string& a) { return a == "--help" || a == "-h"; };
     if (args.empty()) { // a usage error: the usage goes where errors go
-        std::cerr << kUsage;
+        std::cerr << usage();
         return 2;
     }
     if (args[0] == "help" || asksForHelp(args[0])) {
-        std::cout << kUsage;
+        std::cout << usage();
         return finishOutput(0);
     }
     if (args[0] == "--version") {
+        if (args.size() > 1) { // "--version --json" is a typo to hear of, not a request to ignore
+            std::cerr << "gpuforecast-cli --version: takes no arguments, got '" << oneLine(args[1]) << "'\n";
+            return 2;
+        }
         std::cout << "gpuforecast-cli " << GPUFORECAST_VERSION << "\n";
         return finishOutput(0);
     }
@@ -87,7 +116,7 @@ int main(int argc, char** argv)
         return 2;
     }
     if (std::any_of(args.begin() + 1, args.end(), asksForHelp)) { // "predict --help"
-        std::cout << kUsage;
+        std::cout << usageOf(args[0]);
         return finishOutput(0);
     }
     try {
