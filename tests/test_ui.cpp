@@ -7,6 +7,7 @@
 #include "gpu_list_model.h"
 #include "main_window.h"
 #include "operator_table_model.h"
+#include "quantity_format.h"
 #include "sensitivity_chart.h"
 #include "spec_table_model.h"
 #include "waves_chart.h"
@@ -1515,6 +1516,59 @@ private slots:
             if (qEnvironmentVariableIsSet("GPUFORECAST_SAVE_CHARTS")) // for looking at it by eye
                 compare.plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + QString("/compare8-%1.png").arg(width), width, 700);
         }
+    }
+
+    // Quantities keep their own unit: a long step reads in seconds or minutes, a slow rate keeps
+    // its figures, a small copy its bytes. None is ever printed as zero.
+    void quantitiesReadInTheirOwnUnits()
+    {
+        QCOMPARE(formatMs(61.84), QString("61.8 ms"));
+        QCOMPARE(formatMs(9999.94), QString("9999.9 ms"));
+        QCOMPARE(formatMs(65005.389), QString("65.01 s"));
+        QCOMPARE(formatMs(733166.4), QString("12.2 min"));
+        QCOMPARE(formatMs(4e7), QString("11.1 h"));
+        QCOMPARE(formatRate(0.02134, "tokens/s"), QString("0.0213 tokens/s"));
+        QCOMPARE(formatRate(0.985, "samples/s"), QString("0.985 samples/s"));
+        QCOMPARE(formatRate(812.4, "tokens/s"), QString("812 tokens/s"));
+        QCOMPARE(formatRate(12345, "tokens/s"), QString("12.3 k tokens/s"));
+        QCOMPARE(formatRate(1.234e6, "tokens/s"), QString("1.23 M tokens/s"));
+        QCOMPARE(formatBytes(0), QString("0 B"));
+        QCOMPARE(formatBytes(4096), QString("4.10 kB"));
+        QCOMPARE(formatBytes(999.7e3), QString("1.00 MB"));
+        QCOMPARE(formatBytes(16.78e6), QString("16.8 MB"));
+
+        // BERT-large training at batch 64 on a P4: a minute a step, 0.98 samples a second.
+        ForecastSession session(nullptr, store());
+        QVERIFY(!session.setOptions(GraphOptions{64, 512, true, false}).has_value()); // BERT has 512 positions
+        const auto refused = session.setModel("bert_large");
+        QVERIFY2(!refused, qPrintable(refused.value_or("")));
+        session.setSelectedGpus({"P4", "T4"});
+        CompareChart compare(&session);
+        compare.resize(2400, 800); // room for the full labels
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        compare.plot()->replot();
+        const double slowestMs = session.forecasts()->front().totalSeconds() * 1e3;
+        QVERIFY2(slowestMs > 2e4 && slowestMs < 6e5, qPrintable(QString::number(slowestMs))); // seconds, not minutes
+        QVERIFY2(compare.plot()->yAxis->label().contains("(s, FP32)"), qPrintable(compare.plot()->yAxis->label()));
+        for (const QString& tick : compare.plot()->yAxis->tickVectorLabels()) // seconds: 0 to ~100, not 10^5 ms
+            QVERIFY2(tick.toDouble() <= 2 * slowestMs / 1e3, qPrintable(tick));
+        QStringList texts;
+        for (int i = 0; i < compare.plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i)))
+                texts << t->text();
+        QCOMPARE(texts.size(), 2);
+        QVERIFY2(texts.front().startsWith(formatMs(slowestMs) + '\n') && formatMs(slowestMs).endsWith(" s"),
+                 qPrintable(texts.front()));
+        QVERIFY2(texts.front().contains("samples/s"), qPrintable(texts.front())); // sized before shown, yet full
+        const QRegularExpression zero("(^|[^0-9.])0\\.0* "); // "0.0 k tokens/s", "0.0 samples/s"
+        for (const QString& text : texts)
+            QVERIFY2(!text.contains(zero), qPrintable(text));
+        BreakdownChart breakdown(&session);
+        breakdown.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&breakdown));
+        QVERIFY2(breakdown.plot()->yAxis->label().contains("(s)"), qPrintable(breakdown.plot()->yAxis->label()));
+        QCOMPARE(classMs(breakdown, OpClass::Linear, 0) > 1e3, true); // the bars keep milliseconds
     }
 };
 

@@ -117,7 +117,9 @@ void BreakdownChart::rebuild()
     }
     drawHighlight(*forecasts);
     fitToLayout();
-    plot_->yAxis->setLabel(norm ? tr("Share of step time (%)") : tr("Latency per step (ms)"));
+    const LatencyUnit unit = norm ? LatencyUnit{"%", 1} : latencyUnitFor(top_);
+    setLatencyTicker(plot_->yAxis, unit);
+    plot_->yAxis->setLabel(norm ? tr("Share of step time (%)") : tr("Latency per step (%1)").arg(unit.name));
     const ParallelLayout& layout = session_->layout();
     const QString gpus = layout.gpus() == 1 ? QString()
                                             : tr(", busiest of %1 GPUs (TP %2, PP %3, DP %4)")
@@ -186,7 +188,7 @@ void BreakdownChart::drawHighlight(const ForecastList& forecasts)
         label->position->setCoords(x, barTop);
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->setColor(ink);
-        label->setText(tr("%1 ms\n%2%").arg(ms, 0, 'f', 1).arg(total > 0 ? 100 * ms / total : 0, 0, 'f', 1));
+        label->setText(tr("%1\n%2%").arg(formatMs(ms)).arg(total > 0 ? 100 * ms / total : 0, 0, 'f', 1));
         label->setObjectName("operatorLabel");
     }
 }
@@ -218,10 +220,9 @@ void BreakdownChart::showToolTip(QMouseEvent* event)
         const double v = values_[c][std::size_t(g)];
         if (y >= base && y < base + v) {
             QToolTip::showText(event->globalPosition().toPoint(),
-                               QString("%1\n%2: %3 %4")
+                               QString("%1\n%2: %3")
                                    .arg(gpuNames_[g], rowLabel(c))
-                                   .arg(v, 0, 'f', 2)
-                                   .arg(normalized_->isChecked() ? "%" : "ms"),
+                                   .arg(normalized_->isChecked() ? QString("%1 %").arg(v, 0, 'f', 2) : formatMs(v, 2)),
                                plot_);
             return;
         }

@@ -1,6 +1,7 @@
 #include "chart_style.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include <qcustomplot.h>
 
@@ -39,11 +40,46 @@ QString classLabel(OpClass c)
 
 QColor gpuColor(std::size_t index)
 {
-    static const QColor others[] = {QColor(213, 94, 0), QColor(0, 114, 178), QColor(204, 121, 167), QColor(0, 158, 115),
-                                    QColor(230, 159, 0)};
-    if (index % 6 == 0)
+    // Okabe-Ito first, then Paul Tol's darker muted colours: a procurement comparison of eight to
+    // twelve GPUs drew the seventh in the first one's colour. Past twelve the legend and the hover
+    // text tell lines apart.
+    static const QColor others[] = {QColor(213, 94, 0),   QColor(0, 114, 178),  QColor(204, 121, 167),
+                                    QColor(0, 158, 115),  QColor(230, 159, 0),  QColor(86, 180, 233),
+                                    QColor(136, 34, 85),  QColor(153, 153, 51), QColor(51, 34, 136),
+                                    QColor(68, 170, 153), QColor(170, 68, 153)};
+    constexpr std::size_t kColours = std::size(others) + 1;
+    if (index % kColours == 0)
         return QApplication::palette().color(QPalette::Text);
-    return others[index % 6 - 1];
+    return others[index % kColours - 1];
+}
+
+namespace {
+
+// Tick labels of a millisecond axis read in another unit; the ticks stay where the base ticker
+// puts them, at round numbers of milliseconds, which are round numbers of seconds too.
+template <class Base>
+class UnitTicker : public Base {
+public:
+    explicit UnitTicker(double msPerUnit) : msPerUnit_(msPerUnit) {}
+
+protected:
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override
+    {
+        return Base::getTickLabel(tick / msPerUnit_, locale, formatChar, precision);
+    }
+
+private:
+    double msPerUnit_;
+};
+
+} // namespace
+
+void setLatencyTicker(QCPAxis* axis, const LatencyUnit& unit, bool logScale)
+{
+    if (logScale)
+        axis->setTicker(QSharedPointer<QCPAxisTicker>(new UnitTicker<QCPAxisTickerLog>(unit.ms)));
+    else
+        axis->setTicker(QSharedPointer<QCPAxisTicker>(new UnitTicker<QCPAxisTicker>(unit.ms)));
 }
 
 void applyChartStyle(QCustomPlot* plot)

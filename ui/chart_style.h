@@ -1,5 +1,7 @@
 #pragma once
 // One place for chart colours and fonts, so every chart tells operator classes apart the same way.
+#include "quantity_format.h"
+
 #include "gpuforecast/kernel.h"
 
 #include <QColor>
@@ -22,7 +24,9 @@ QString classLabel(OpClass c);
 // The i-th compared GPU's colour, the same on every chart that draws one line per GPU. The first
 // follows the palette's text colour so it stays visible in a dark theme.
 QColor gpuColor(std::size_t index);
-void applyChartStyle(QCustomPlot* plot); // fonts, grid and colours from the current palette
+void applyChartStyle(QCustomPlot* plot);
+// A value axis whose data are milliseconds, ticked in `unit` (latencyUnitFor the tallest value).
+void setLatencyTicker(QCPAxis* axis, const LatencyUnit& unit, bool logScale = false); // fonts, grid and colours from the current palette
 // The share of a value axis's data range to add above its tallest bar so that `lines` lines of
 // text in `font` fit over it, in the axis rect's current pixel height: a fixed share of the
 // range clipped the top line in a short window. Where the rect is too short, at most 4x the range.

@@ -106,8 +106,8 @@ void CompareChart::rebuild()
         heights << v - bottom_;
     bars_->setData(keys, heights, true);
     plot_->yAxis->setScaleType(logScale() ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    plot_->yAxis->setTicker(logScale() ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
-                                       : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    const LatencyUnit unit = latencyUnitFor(top);
+    setLatencyTicker(plot_->yAxis, unit, logScale());
     labels_.clear();
     for (int g = 0; g < values.size(); ++g) {
         auto* label = new QCPItemText(plot_);
@@ -120,8 +120,9 @@ void CompareChart::rebuild()
     top_ = top;
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.4, values.size() + 0.6);
-    plot_->yAxis->setLabel(tr("Latency per step (ms, FP32)"));
-    fitLabels();
+    plot_->yAxis->setLabel(tr("Latency per step (%1, FP32)").arg(unit.name));
+    fitToLayout();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QStringList CompareChart::barDetails(std::size_t g) const
@@ -132,17 +133,18 @@ QStringList CompareChart::barDetails(std::size_t g) const
     const double ms = f.totalSeconds() * 1e3, baseMs = (*forecasts)[std::size_t(baseIndex)].totalSeconds() * 1e3;
     const auto& opt = session_->options();
     const double tokensPerSecond = double(opt.batch) * double(opt.seq) / (ms / 1e3);
-    QStringList lines{tr("%1 ms").arg(ms, 0, 'f', 1),
+    QStringList lines{formatMs(ms),
                       tr("%1x vs %2").arg(baseMs / ms, 0, 'f', 2).arg(QString::fromStdString((*forecasts)[std::size_t(baseIndex)].gpu)),
-                      tr("%1 k tokens/s, %2 samples/s").arg(tokensPerSecond / 1e3, 0, 'f', 1).arg(double(opt.batch) / (ms / 1e3), 0, 'f', 1)};
+                      tr("%1, %2").arg(formatRate(tokensPerSecond, tr("tokens/s")),
+                                       formatRate(double(opt.batch) / (ms / 1e3), tr("samples/s")))};
     // Per watt and per dollar only where the spec sheet gives power and price, and of every GPU
     // the layout uses: the throughput is the whole server's.
     if (const GpuSpec* spec = session_->gpu(QString::fromStdString(f.gpu))) {
         const double gpus = double(session_->layout().gpus());
         if (spec->tdpW > 0)
-            lines << tr("%1 tokens/s per W").arg(tokensPerSecond / (spec->tdpW * gpus), 0, 'f', 1);
+            lines << tr("%1 per W").arg(formatRate(tokensPerSecond / (spec->tdpW * gpus), tr("tokens/s")));
         if (spec->priceUsd && *spec->priceUsd > 0)
-            lines << tr("%1 tokens/s per $1k").arg(tokensPerSecond / (*spec->priceUsd * gpus / 1e3), 0, 'f', 1);
+            lines << tr("%1 per $1k").arg(formatRate(tokensPerSecond / (*spec->priceUsd * gpus / 1e3), tr("tokens/s")));
     }
     lines << (f.fits() ? tr("fits in memory") : tr("does NOT fit (%1 GB)").arg(f.memory.totalBytes() / 1e9, 0, 'f', 0));
     if (!extrapolationNotes(f).isEmpty())
@@ -150,7 +152,7 @@ QStringList CompareChart::barDetails(std::size_t g) const
     return lines;
 }
 
-void CompareChart::fitLabels()
+bool CompareChart::chooseLabels()
 {
     // Each bar owns one slot of the x axis. The full label goes above it only if its widest line
     // fits that slot; otherwise every bar shows just its time and speed-up, with a warning where
@@ -177,13 +179,15 @@ void CompareChart::fitLabels()
     QStringList names;
     for (const auto& f : *forecasts)
         names << QString::fromStdString(f.gpu);
-    slantCrowdedNames(plot_->xAxis, names);
-    fitToLayout();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    return slantCrowdedNames(plot_->xAxis, names);
 }
 
 void CompareChart::fitToLayout()
 {
+    // After every layout, not only on the chart's resize: the plot inside is laid out later, and a
+    // chart sized before it was first shown chose its labels for the plot's default 16 px slots.
+    if (chooseLabels())
+        plot_->replot(QCustomPlot::rpQueuedReplot); // slanted names take room from the axis rect
     // Room above the tallest bar for the longest label (cut-short ones run to four lines).
     qsizetype longest = 0;
     for (const auto& l : labels_)
@@ -201,8 +205,7 @@ void CompareChart::fitToLayout()
 void CompareChart::resizeEvent(QResizeEvent* event)
 {
     ChartWidget::resizeEvent(event);
-    plot_->replot(QCustomPlot::rpImmediateRefresh); // lays out the axis rect at the new size
-    fitLabels();
+    plot_->replot(QCustomPlot::rpImmediateRefresh); // lays out the axis rect at the new size; fits the labels
 }
 
 QString CompareChart::toolTipAt(const QPointF& pixel) const
@@ -212,13 +215,11 @@ QString CompareChart::toolTipAt(const QPointF& pixel) const
     if (g < 0 || g >= int(forecasts->size()))
         return {};
     const ModelForecast& f = (*forecasts)[std::size_t(g)];
-    QString text = tr("%1\n%2: %3 ms per step")
-                       .arg(QString::fromStdString(f.gpu), session_->modelName())
-                       .arg(f.totalSeconds() * 1e3, 0, 'f', 2);
+    QString text = tr("%1\n%2: %3 per step")
+                       .arg(QString::fromStdString(f.gpu), session_->modelName(), formatMs(f.totalSeconds() * 1e3, 2));
     if (session_->options().training)
-        text += tr("\nforward %1 ms, backward %2 ms")
-                    .arg(f.forwardSeconds * 1e3, 0, 'f', 2)
-                    .arg((f.backwardSeconds + f.accumulateSeconds) * 1e3, 0, 'f', 2);
+        text += tr("\nforward %1, backward %2")
+                    .arg(formatMs(f.forwardSeconds * 1e3, 2), formatMs((f.backwardSeconds + f.accumulateSeconds) * 1e3, 2));
     if (compactLabels_) { // the label above the bar is cut short: the rest is here
         QStringList details = barDetails(std::size_t(g));
         details.removeFirst(); // the time, given above

@@ -36,8 +36,9 @@ private:
     // The lines of bar g's label: time, speed-up, throughput, per W and per $1k where the sheet
     // gives them, memory fit, and a pointer to the hover text when the GPU is beyond the measured.
     QStringList barDetails(std::size_t g) const;
-    // Full labels where every one fits above its bar, else time and speed-up only.
-    void fitLabels();
+    // Full labels where every one fits above its bar, else time and speed-up only; slants the
+    // GPU names where they would collide. Returns whether the slant changed (a new layout).
+    bool chooseLabels();
     void fitToLayout() override;
     void syncBaselineChoices();
     // Where the GPU's per-SM spec ratios lie outside every measured GPU's (engine extrapolation.h).

@@ -7,6 +7,7 @@
 #include "sensitivity_chart.h"
 #include "waves_chart.h"
 #include "efficiency_basis_box.h"
+#include "quantity_format.h"
 #include "what_if_panel.h"
 #include "roofline_chart.h"
 #include "gpu_list_model.h"
@@ -44,12 +45,30 @@
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyledItemDelegate>
 #include <QTabWidget>
 #include <QTableView>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
 namespace gpuforecast::ui {
+
+namespace {
+
+// A column whose text matters from the left (the tile before its padding note).
+class ElideRightDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        option->textElideMode = Qt::ElideRight;
+    }
+};
+
+} // namespace
 
 MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     : QMainWindow(parent), session_(session), undo_(new QUndoStack(this)), gpuModel_(new GpuListModel(session, this)),
@@ -88,7 +107,10 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     // So is the tile: a GEMM priced padded says so there ("128x128 /5 as m=256 k=4096"), and one
     // such row sized the column for all and pushed Share off-screen in a training step.
     ops->horizontalHeader()->setSectionResizeMode(OperatorTableModel::Tile, QHeaderView::Interactive);
-    ops->horizontalHeader()->resizeSection(OperatorTableModel::Tile, 100);
+    // Cut at the right, so a narrow column still shows the tile: elided in the middle like the names,
+    // "128x64 /5 (as 64x6144)" read "128x6...6144)". The full text is the cell's tooltip.
+    ops->horizontalHeader()->resizeSection(OperatorTableModel::Tile, ops->fontMetrics().horizontalAdvance("128x128 /10 (as") + 16);
+    ops->setItemDelegateForColumn(OperatorTableModel::Tile, new ElideRightDelegate(ops));
     ops->setTextElideMode(Qt::ElideMiddle);
     ops->setWordWrap(false); // a narrowed column elides; wrapped cells were cut to half a line
     ops->horizontalHeader()->setStretchLastSection(true); // no blank strip right of the table
@@ -609,7 +631,7 @@ void MainWindow::updateStatus()
     const auto f = session_->forecasts();
     QStringList parts;
     for (const auto& m : *f)
-        parts << QString("%1: %2 ms").arg(QString::fromStdString(m.gpu)).arg(m.totalSeconds() * 1e3, 0, 'f', 1);
+        parts << QString("%1: %2").arg(QString::fromStdString(m.gpu), formatMs(m.totalSeconds() * 1e3));
     statusBar()->showMessage(parts.join("   ·   "));
 }
 

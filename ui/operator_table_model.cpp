@@ -1,5 +1,7 @@
 #include "operator_table_model.h"
 
+#include "quantity_format.h"
+
 namespace gpuforecast::ui {
 
 OperatorTableModel::OperatorTableModel(ForecastSession* session, QObject* parent)
@@ -90,7 +92,7 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
             return QString("%1 x [%2x%3 · %3x%4]").arg(k.b).arg(k.m).arg(k.n).arg(k.k);
         if (priced)
             return QString("%1 x %2").arg(k.b).arg(k.h);
-        return QString("%1 MB moved").arg(k.fallbackBytes / 1e6, 0, 'f', 2);
+        return tr("%1 moved").arg(formatBytes(k.fallbackBytes));
     case Tile:
         if (k.isGemm()) // a thin GEMM may run as a padded one: say so, the tile and waves are its
             return QString("%1x%2%3%4")

@@ -1,0 +1,65 @@
+#include "quantity_format.h"
+
+#include <cmath>
+
+namespace gpuforecast::ui {
+
+namespace {
+
+// Three significant figures without an exponent: 0.0213, 4.19, 12.3, 812.
+QString threeFigures(double v)
+{
+    if (v == 0 || !std::isfinite(v))
+        return QString::number(v);
+    // The decimals follow the rounded value: 0.9997 is "1.00", not "1.000".
+    const double scale = std::pow(10.0, 2 - std::floor(std::log10(std::abs(v))));
+    const double rounded = std::round(v * scale) / scale;
+    const int magnitude = int(std::floor(std::log10(std::abs(rounded))));
+    return QString::number(rounded, 'f', std::max(0, 2 - magnitude));
+}
+
+} // namespace
+
+QString formatMs(double ms, int msDecimals)
+{
+    if (ms < 1e4)
+        return QString("%1 ms").arg(ms, 0, 'f', msDecimals);
+    const double s = ms / 1e3;
+    if (s < 600)
+        return QString("%1 s").arg(s, 0, 'f', 2);
+    if (s < 36000)
+        return QString("%1 min").arg(s / 60, 0, 'f', 1);
+    return QString("%1 h").arg(s / 3600, 0, 'f', 1);
+}
+
+QString formatRate(double perSecond, const QString& unit)
+{
+    if (perSecond >= 1e6)
+        return QString("%1 M %2").arg(threeFigures(perSecond / 1e6), unit);
+    if (perSecond >= 1e4)
+        return QString("%1 k %2").arg(threeFigures(perSecond / 1e3), unit);
+    if (perSecond >= 100)
+        return QString("%1 %2").arg(std::round(perSecond), 0, 'f', 0).arg(unit);
+    return QString("%1 %2").arg(threeFigures(perSecond), unit);
+}
+
+QString formatBytes(double bytes)
+{
+    static const char* const units[] = {"kB", "MB", "GB", "TB"};
+    if (bytes < 1e3)
+        return QString("%1 B").arg(bytes, 0, 'f', 0);
+    double v = bytes / 1e3;
+    int u = 0;
+    while (v >= 999.5 && u < 3) { // 999.7 kB would print "1000 kB"
+        v /= 1e3;
+        ++u;
+    }
+    return QString("%1 %2").arg(threeFigures(v), units[u]);
+}
+
+LatencyUnit latencyUnitFor(double largestMs)
+{
+    return largestMs < 1e4 ? LatencyUnit{"ms", 1} : LatencyUnit{"s", 1e3};
+}
+
+} // namespace gpuforecast::ui

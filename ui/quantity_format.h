@@ -1,0 +1,26 @@
+#pragma once
+// Quantities a user reads in labels, tooltips and the status bar, each in the unit that keeps it
+// short and never rounds it to zero: a 70B training step on a T4 read "733166.4 ms", a one-token
+// rate "0.0 k tokens/s" and a mask copy "0.00 MB moved".
+#include <QString>
+
+namespace gpuforecast::ui {
+
+// Milliseconds below 10 s ("61.8 ms", decimals as asked), then seconds to 10 minutes
+// ("12.35 s"), minutes to 10 hours ("12.2 min"), hours beyond ("31.4 h").
+QString formatMs(double ms, int msDecimals = 1);
+// Three significant figures, thousands as k and millions as M: "0.0213 tokens/s", "812 tokens/s",
+// "4567 tokens/s", "12.3 k tokens/s", "1.23 M tokens/s".
+QString formatRate(double perSecond, const QString& unit);
+// Decimal units, three significant figures: "512 B", "12.3 kB", "4.19 MB", "1.68 GB".
+QString formatBytes(double bytes);
+
+// Latency axes hold milliseconds; past 10 s their ticks read seconds (a 70B training step's axis
+// read "3·10^6" ms). The unit's name for the axis label, and what one of it is in milliseconds.
+struct LatencyUnit {
+    QString name;
+    double ms = 1;
+};
+LatencyUnit latencyUnitFor(double largestMs);
+
+} // namespace gpuforecast::ui
