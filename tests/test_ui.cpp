@@ -410,6 +410,24 @@ private slots:
         QCOMPARE(session.selectedGpus(), gpusBefore);
     }
 
+    // A hand-edited scenario listing a GPU twice compares it once, as ticking it would: it drew two
+    // identical bars under one name.
+    void scenarioListingAGpuTwiceComparesItOnce()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("twice.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format": "gpuforecast-scenario-1", "model": "gpt2_large", "batch": 4, "seq": 128,
+                    "mode": "inference", "gpus": ["T4", "H100-SXM5-80GB", "T4"]})");
+        f.close();
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        QVERIFY(window.openScenario(path));
+        QCOMPARE(session.selectedGpus(), (QStringList{"T4", "H100-SXM5-80GB"}));
+        QCOMPARE(session.forecasts()->size(), std::size_t(2));
+    }
+
     // A scenario whose custom sheet names an unknown basis is refused before anything is added or
     // saved, though that sheet is not among the compared GPUs and the ones before it are valid.
     void scenarioWithABadBasisAddsNothing()

@@ -154,8 +154,9 @@ std::optional<QString> ForecastSession::applyScenario(const Scenario& sc)
         return error;
     }
     selected_.clear();
-    for (const auto& id : sc.gpus)
-        selected_ << QString::fromStdString(id);
+    for (const auto& id : sc.gpus) // a GPU listed twice (a hand-edited file) is compared once, as when ticked
+        if (!selected_.contains(QString::fromStdString(id)))
+            selected_ << QString::fromStdString(id);
     recompute();
     return std::nullopt;
 }
