@@ -775,6 +775,11 @@ private slots:
         }));
         const Run text = cli({"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--seq", "1024"});
         QVERIFY2(text.out.contains("note: beyond the measured GPUs, FP32 per SM"), qPrintable(text.out));
+        // P4 is outside the others' bandwidth per SM yet keeps its own learned efficiency: near the edge.
+        const Run p4 = cli({"predict", "--model", "gpt2_large", "--gpu", "P4", "--seq", "128"});
+        QVERIFY2(p4.out.contains("note: near the edge of the measured GPUs, memory bandwidth per SM") &&
+                     !p4.out.contains("beyond the measured GPUs"),
+                 qPrintable(p4.out));
         // A100-PCIE-40GB sits among the other measured GPUs (it is never compared with itself).
         const Run a100 = cli({"predict", "--model", "gpt2_large", "--gpu", "A100-PCIE-40GB", "--seq", "1024", "--json"});
         QVERIFY(QJsonDocument::fromJson(a100.out.toUtf8()).object()["extrapolation"].toArray().isEmpty());

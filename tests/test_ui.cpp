@@ -1233,6 +1233,16 @@ private slots:
         compare.plot()->replot();
         const QString onL40S = tipOnBar(0);
         QVERIFY2(onL40S.contains("T4 is a 70 W card powered by its slot alone"), qPrintable(onL40S));
+        QVERIFY2(onL40S.contains("Beyond the measured GPUs, so less certain"), qPrintable(onL40S));
+        // P4's per-SM bandwidth lies outside the others' yet it keeps its own efficiency: the chart
+        // says "near the edge", as the what-if panel does, not "beyond the measured GPUs".
+        session.setSelectedGpus({"P4", "T4"});
+        compare.plot()->replot();
+        const QString onP4 = tipOnBar(0);
+        QVERIFY2(onP4.contains("Near the edge of the measured GPUs") && !onP4.contains("Beyond"), qPrintable(onP4));
+        WhatIfPanel panel(&session);
+        panel.setGpu("P4");
+        QVERIFY2(panel.coverageText().startsWith("Near the edge of the measured GPUs"), qPrintable(panel.coverageText()));
     }
 
     void toolTipsNameTheGpuTheKernelAndTheUnit()

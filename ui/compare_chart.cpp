@@ -147,8 +147,8 @@ QStringList CompareChart::barDetails(std::size_t g) const
             lines << tr("%1 per $1k").arg(formatRate(tokensPerSecond / (*spec->priceUsd * gpus / 1e3), tr("tokens/s")));
     }
     lines << (f.fits() ? tr("fits in memory") : tr("does NOT fit (%1 GB)").arg(f.memory.totalBytes() / 1e9, 0, 'f', 0));
-    if (!extrapolationNotes(f).isEmpty())
-        lines << tr("beyond the measured GPUs (hover)");
+    if (!extrapolationNotes(f).isEmpty()) // the what-if panel's words for the same GPU
+        lines << (borrowsEfficiency(f) ? tr("beyond the measured GPUs (hover)") : tr("near the edge of the measured GPUs (hover)"));
     return lines;
 }
 
@@ -170,10 +170,12 @@ bool CompareChart::chooseLabels()
         // Cut short, a label still says what a reader must not miss: that the model does not fit,
         // and that the forecast reaches beyond the measured GPUs ("extrapolated": it must fit a slot).
         const bool fits = g < forecasts->size() && (*forecasts)[g].fits();
-        const bool beyond = g < forecasts->size() && !extrapolationNotes((*forecasts)[g]).isEmpty();
+        const bool outside = g < forecasts->size() && !extrapolationNotes((*forecasts)[g]).isEmpty();
+        const QString reach = !outside ? QString()
+                              : borrowsEfficiency((*forecasts)[g]) ? tr("\nextrapolated")
+                                                                   : tr("\nnear the edge");
         labels_[g].item->setText(full ? labels_[g].full
-                                      : labels_[g].compact + (fits ? QString() : tr("\ndoes NOT fit")) +
-                                            (beyond ? tr("\nextrapolated") : QString()));
+                                      : labels_[g].compact + (fits ? QString() : tr("\ndoes NOT fit")) + reach);
     }
     compactLabels_ = !full;
     QStringList names;
@@ -227,9 +229,17 @@ QString CompareChart::toolTipAt(const QPointF& pixel) const
             details.removeLast(); // "(hover)": this is the hover
         text += '\n' + details.join('\n');
     }
+    const QString reach = borrowsEfficiency(f) ? tr("\nBeyond the measured GPUs, so less certain: %1")
+                                               : tr("\nNear the edge of the measured GPUs, so a little less certain: %1");
     for (const QString& note : extrapolationNotes(f))
-        text += tr("\nBeyond the measured GPUs, so less certain: %1").arg(note);
+        text += reach.arg(note);
     return text;
+}
+
+bool CompareChart::borrowsEfficiency(const ModelForecast& f) const
+{
+    return session_->gpu(QString::fromStdString(f.gpu)) &&
+           session_->forecaster().gemmEfficiencyDonor(session_->effectiveGpu(QString::fromStdString(f.gpu))).has_value();
 }
 
 QStringList CompareChart::extrapolationNotes(const ModelForecast& f) const

@@ -187,8 +187,11 @@ void printNotes(const Notes& notes)
                     notes.efficiencyBasis.c_str());
     if (notes.sheetCheck)
         std::printf("  note: check the spec sheet: %s\n", notes.sheetCheck->c_str());
+    // Far enough out to borrow a measured GPU's GEMM efficiency is "beyond"; outside a range
+    // without borrowing (P4's bandwidth per SM) is "near the edge", the GUI's words for the same.
     for (const auto& e : notes.extrapolation)
-        std::printf("  note: beyond the measured GPUs, %s\n", e.text.c_str());
+        std::printf("  note: %s, %s\n", notes.donor ? "beyond the measured GPUs" : "near the edge of the measured GPUs",
+                    e.text.c_str());
     if (notes.donor)
         std::printf("  note: %s\n", describeDonor(*notes.donor).c_str());
     if (notes.donorCaution)
