@@ -275,24 +275,32 @@ private slots:
         QCOMPARE(session.gpu("V100-PCIE-32GB")->memoryBandwidthGBps, 1800.0);
     }
 
-    // With no GPU ticked the Breakdown chart says so instead of showing bare axes, and the hint
-    // goes once a GPU is ticked again.
-    void breakdownWithoutGpusSaysWhy()
+    // With no GPU ticked every chart that draws ticked GPUs says so instead of showing bare axes
+    // and an empty legend, and the hint goes once a GPU is ticked again.
+    void chartsWithoutGpusSayWhy()
     {
         ForecastSession session(nullptr, store());
         MainWindow window(&session);
-        const auto* chart = window.breakdownChart();
-        auto hints = [&] {
-            int n = 0;
-            for (int i = 0; i < chart->plot()->itemCount(); ++i)
-                n += chart->plot()->item(i)->objectName() == "emptyHint";
-            return n;
-        };
-        QCOMPARE(hints(), 0);
-        session.setSelectedGpus({});
-        QCOMPARE(hints(), 1);
-        session.setSelectedGpus({"T4"});
-        QCOMPARE(hints(), 0);
+        CompareChart compare(&session);
+        WavesChart waves(&session);
+        RooflineChart roofline(&session);
+        for (ChartWidget* chart : std::initializer_list<ChartWidget*>{window.breakdownChart(), &compare, &waves, &roofline}) {
+            auto hints = [&] {
+                int n = 0;
+                for (int i = 0; i < chart->plot()->itemCount(); ++i)
+                    n += chart->plot()->item(i)->objectName() == "emptyHint";
+                return n;
+            };
+            const char* name = chart->metaObject()->className();
+            session.setSelectedGpus({"T4"});
+            QVERIFY2(hints() == 0, name);
+            session.setSelectedGpus({});
+            QVERIFY2(hints() == 1, name);
+            QVERIFY2(!chart->plot()->legend->visible(), name);
+            session.setSelectedGpus({"T4"});
+            QVERIFY2(hints() == 0, name);
+            QVERIFY2(chart->plot()->legend->visible() == (chart != &compare), name); // Compare has no legend
+        }
     }
 
     void invalidValuesAreRefusedWithTheReason_data()

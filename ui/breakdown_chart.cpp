@@ -107,14 +107,7 @@ void BreakdownChart::rebuild()
         top = std::max(top, sum);
     }
     top_ = top;
-    if (forecasts->empty()) { // bare axes from 0 to 1 read as a broken chart; say what is missing
-        auto* hint = new QCPItemText(plot_);
-        hint->setObjectName("emptyHint");
-        hint->position->setType(QCPItemPosition::ptAxisRectRatio);
-        hint->position->setCoords(0.5, 0.5);
-        hint->setText(tr("No GPU ticked: tick one or more GPUs in the list to compare their step time"));
-        hint->setColor(plot_->xAxis->tickLabelColor());
-    }
+    sayWhenNoGpuIsTicked(tr("see where their step time goes"));
     drawHighlight(*forecasts);
     fitToLayout();
     const LatencyUnit unit = norm ? LatencyUnit{"%", 1} : latencyUnitFor(top_);

@@ -54,6 +54,7 @@ void ChartWidget::enableToolTips()
 void ChartWidget::placeLegendBeside()
 {
     auto* grid = plot_->plotLayout();
+    legendBeside_ = true;
     plot_->legend->setVisible(true);
     plot_->legend->layout()->take(plot_->legend);
     auto* side = new QCPLayoutGrid;
@@ -97,6 +98,25 @@ int ChartWidget::barAt(const QCPBars* bars, const QPointF& pixel)
         return -1;
     const auto hit = details.value<QCPDataSelection>();
     return hit.isEmpty() ? -1 : hit.dataRange().begin();
+}
+
+bool ChartWidget::sayWhenNoGpuIsTicked(const QString& purpose)
+{
+    const bool none = session_->forecasts()->empty();
+    plot_->legend->setVisible(legendBeside_ && !none);
+    if (!none)
+        return false;
+    auto* hint = new QCPItemText(plot_);
+    hint->setObjectName("emptyHint");
+    hint->setClipToAxisRect(false);
+    hint->position->setType(QCPItemPosition::ptViewportRatio); // the middle of the chart, however many panels
+    hint->position->setCoords(0.5, 0.45);
+    hint->setText(tr("No GPU ticked: tick one or more GPUs in the list to %1").arg(purpose));
+    hint->setColor(plot_->xAxis->tickLabelColor());
+    hint->setBrush(plot_->background()); // over two panels' axes (Waves) it stays readable
+    hint->setPen(QPen(plot_->xAxis->grid()->pen().color()));
+    hint->setPadding(QMargins(10, 6, 10, 6));
+    return true;
 }
 
 } // namespace gpuforecast::ui

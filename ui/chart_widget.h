@@ -40,6 +40,10 @@ protected:
     void enableToolTips();
     // Shows the legend in a column right of the plot area, where it never hides data.
     void placeLegendBeside();
+    // With no GPU ticked, a line in the middle of the chart says so and what ticking one would show
+    // (`purpose`), and the legend, empty, is hidden: bare axes read as a broken chart. Call in
+    // rebuild() after clearing the items. Returns whether nothing is ticked.
+    bool sayWhenNoGpuIsTicked(const QString& purpose);
     // Called after every layout of the plot, when the axis rects' pixel sizes are known: charts fit
     // their text to them (room above bars, a shorter title or note). A change of range must queue a
     // replot, and only a real change, or the replot calls this again without end.
@@ -63,6 +67,7 @@ private:
     QVBoxLayout* layout_;
     QString selectedOperator_;
     bool following_ = false; // no redraw before the subclass is constructed
+    bool legendBeside_ = false;
 };
 
 } // namespace gpuforecast::ui

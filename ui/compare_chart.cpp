@@ -85,6 +85,7 @@ void CompareChart::rebuild()
     plot_->clearItems();
     applyChartStyle(plot_);
     QVector<double> keys, values;
+    sayWhenNoGpuIsTicked(tr("compare their step time and speed-up"));
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (std::size_t g = 0; g < forecasts->size(); ++g) {
         keys << double(g + 1);

@@ -57,6 +57,7 @@ void RooflineChart::rebuild()
     series_.clear();
     applyChartStyle(plot_);
     const auto forecasts = session_->forecasts();
+    sayWhenNoGpuIsTicked(tr("see their roofs and where the kernels sit under them"));
     double top = 1, bottom = INFINITY; // the plot spans the roofs and the kernels, no more
     std::vector<QCPGraph*> roofs;
     for (std::size_t i = 0; i < forecasts->size(); ++i) {

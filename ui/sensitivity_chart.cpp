@@ -40,7 +40,9 @@ void SensitivityChart::rebuild()
     higher->setName(tr("spec x 1.2"));
     lower->setBrush(QColor(213, 94, 0));
     higher->setBrush(QColor(0, 158, 115));
-    for (auto* b : {lower, higher}) {
+    // A group stacks its bars upward in the order they join it: x 1.2 first puts x 0.8 on top in
+    // each row, in the legend's order.
+    for (auto* b : {higher, lower}) {
         b->setPen(Qt::NoPen);
         b->setWidth(0.35);
         b->setBarsGroup(pair_);

@@ -185,6 +185,7 @@ void WavesChart::rebuild()
     noteItem_ = nullptr;
     note_.clear();
     utilizationTitles_ = staircaseTitles_ = QStringList{QString()};
+    sayWhenNoGpuIsTicked(tr("see a kernel's waves and utilization on each"));
     const auto forecasts = session_->forecasts();
     const OpForecast* chosen = chooseKernel(*forecasts, selectedOperator());
     shownOperator_ = chosen ? QString::fromStdString(chosen->op.node) : QString();
