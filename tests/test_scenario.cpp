@@ -65,7 +65,9 @@ private slots:
         QTest::addColumn<QString>("pointer");
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("format") << "/format" << "\"other\"" << "format";
+        QTest::newRow("format") << "/format" << "\"other\"" << "format: expected \"gpuforecast-scenario-1\", got \"other\"";
+        QTest::newRow("format of another version") << "/format" << "\"gpuforecast-scenario-2\""
+                                                   << "got \"gpuforecast-scenario-2\" (written by another version";
         QTest::newRow("batch zero") << "/batch" << "0" << "batch";
         QTest::newRow("seq string") << "/seq" << "\"long\"" << "seq";
         QTest::newRow("mode") << "/mode" << "\"serving\"" << "mode";

@@ -41,8 +41,13 @@ Scenario scenarioFromJson(const nlohmann::json& j, const std::string& source)
     if (!j.contains("format"))
         throwInputError(source, "", std::string("not a GPU Forecast scenario (it has no \"format\": \"") + kFormat +
                                         "\"; model configs and spec sheets are opened from the Model and GPU panels)");
-    if (requireString(j, ctx, "format") != kFormat)
-        throwInputError(source, "format", std::string("expected \"") + kFormat + "\"");
+    if (const std::string format = requireString(j, ctx, "format"); format != kFormat) {
+        // A later format number is a newer release's file, not a typo: say which to expect.
+        const bool newer = format.rfind("gpuforecast-scenario-", 0) == 0;
+        throwInputError(source, "format",
+                        std::string("expected \"") + kFormat + "\", got \"" + oneLine(format.substr(0, 80)) + "\"" +
+                            (newer ? " (written by another version of GPU Forecast; this one reads only its own format)" : ""));
+    }
     Scenario s;
     s.model = requireString(j, ctx, "model");
     if (s.model.empty())
