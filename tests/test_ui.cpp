@@ -2,6 +2,7 @@
 // GPUs, export a chart. Runs offscreen.
 #include "breakdown_chart.h"
 #include "compare_chart.h"
+#include "csv_export.h"
 #include "efficiency_basis_box.h"
 #include "forecast_session.h"
 #include "gpu_list_model.h"
@@ -673,6 +674,9 @@ private slots:
             QCOMPARE(r[col("fits")], std::string(f[g].fits() ? "yes" : "no"));
             const auto donor = session.forecaster().gemmEfficiencyDonor(*session.gpu(QString::fromStdString(f[g].gpu)));
             QCOMPARE(r[col("gemm_efficiency_from")], donor ? donor->gpu.id : std::string());
+            QVERIFY(r[col("coverage")] == "within" || r[col("coverage")] == "near_edge" || r[col("coverage")] == "beyond");
+            QCOMPARE(r[col("coverage")] == "beyond", bool(donor));
+            QVERIFY(donor || r[col("caution")].empty()); // a caution is about the borrowing
             someoneBorrows |= bool(donor);
         }
         QVERIFY(someoneBorrows); // the default comparison has a GPU beyond the measured ones
@@ -697,6 +701,16 @@ private slots:
             ++checked;
         }
         QVERIFY(checked > 0);
+        { // the coverage words, one GPU of each kind (the list above is gone with this selection)
+            QVERIFY(!session.setLayout(ParallelLayout{}));
+            session.setSelectedGpus({"L40S", "P4", "T4"});
+            const auto three = csv::parse(comparisonCsv(session, "T4"), "comparison.csv");
+            QCOMPARE(three.size(), std::size_t(4));
+            QCOMPARE(three[1][col("coverage")], std::string("beyond")); // on T4's efficiency, and cautioned
+            QVERIFY2(three[1][col("caution")].find("powered by its slot alone") != std::string::npos, three[1][col("caution")].c_str());
+            QCOMPARE(three[2][col("coverage")], std::string("near_edge")); // P4's bandwidth per SM
+            QCOMPARE(three[3][col("coverage")], std::string("within"));
+        }
     }
 
     void operatorTableExportsAsShown()

@@ -3,6 +3,7 @@
 #include "operator_table_model.h"
 
 #include "gpuforecast/csv.h"
+#include "gpuforecast/extrapolation.h"
 
 #include <cstdio>
 #include <sstream>
@@ -25,7 +26,7 @@ std::string comparisonCsv(const ForecastSession& session, const QString& baselin
     out << csv::joinRow({"model", "batch", "seq", "mode", "fused", "tp", "pp", "dp", "gpu", "step_ms", "forward_ms",
                          "backward_ms", "comm_ms", "bubble_ms", "speedup_vs", "speedup", "tokens_per_s",
                          "samples_per_s", "tokens_per_s_per_w", "tokens_per_s_per_1k_usd", "memory_gb",
-                         "gpu_memory_gb", "fits", "gemm_efficiency_from"})
+                         "gpu_memory_gb", "fits", "gemm_efficiency_from", "coverage", "caution"})
         << '\n';
     const auto forecasts = session.forecasts();
     if (forecasts->empty())
@@ -41,7 +42,7 @@ std::string comparisonCsv(const ForecastSession& session, const QString& baselin
         const double seconds = f.totalSeconds();
         const double tokensPerSecond = seconds > 0 ? tokens / seconds : 0;
         const GpuSpec* spec = session.gpu(QString::fromStdString(f.gpu));
-        std::string perWatt, perDollar, donor;
+        std::string perWatt, perDollar, donor, coverage, caution;
         // Of every GPU the layout uses: the throughput is the whole server's.
         const double gpus = double(layout.gpus());
         if (spec && spec->tdpW > 0)
@@ -50,8 +51,16 @@ std::string comparisonCsv(const ForecastSession& session, const QString& baselin
             perDollar = number(tokensPerSecond / (*spec->priceUsd * gpus / 1e3));
         if (spec) {
             // As the forecast saw it (a what-if variant keeps its sheet's learned efficiency).
-            if (const auto d = session.forecaster().gemmEfficiencyDonor(session.effectiveGpu(QString::fromStdString(f.gpu))))
+            const GpuSpec gpu = session.effectiveGpu(QString::fromStdString(f.gpu));
+            const auto d = session.forecaster().gemmEfficiencyDonor(gpu);
+            if (d)
                 donor = d->gpu.id;
+            // The words of the Compare chart and the what-if panel, for a spreadsheet to filter on.
+            const bool outside = !specExtrapolation(gpu.efficiencySheet(), session.forecaster().tiles().gpus()).empty();
+            coverage = d ? "beyond" : outside ? "near_edge" : "within";
+            if (d)
+                if (const GpuSpec* lender = session.gpu(QString::fromStdString(d->gpu.id)))
+                    caution = slotPoweredDonorCaution(gpu, lender->efficiencySheet()).value_or("");
         }
         out << csv::joinRow({session.modelName().toStdString(), std::to_string(opt.batch), std::to_string(opt.seq),
                              opt.training ? "training" : "inference", opt.fusion ? "yes" : "no",
@@ -62,7 +71,7 @@ std::string comparisonCsv(const ForecastSession& session, const QString& baselin
                              number(seconds > 0 ? base->totalSeconds() / seconds : 0, 4), number(tokensPerSecond),
                              number(seconds > 0 ? double(opt.batch) / seconds : 0), perWatt, perDollar,
                              number(f.memory.totalBytes() / 1e9, 4), number(f.gpuMemoryBytes / 1e9, 4),
-                             f.fits() ? "yes" : "no", donor})
+                             f.fits() ? "yes" : "no", donor, coverage, caution})
             << '\n';
     }
     return out.str();

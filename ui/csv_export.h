@@ -14,8 +14,9 @@ namespace gpuforecast::ui {
 // One row per compared GPU, in the Compare chart's order: the scenario (model, batch, sequence,
 // mode, parallel layout), the step time and its parts, the speed-up against `baselineGpu` (the
 // first GPU when it is not compared), throughput, throughput per watt and per $1k where the sheet
-// gives power and price, memory and whether it fits, and whose GEMM efficiency a GPU beyond the
-// measured ones borrows. Header only when nothing is compared.
+// gives power and price, memory and whether it fits, whose GEMM efficiency a GPU beyond the
+// measured ones borrows, its coverage (within, near_edge or beyond the measured GPUs, as the
+// Compare chart says) and the caution on that borrowing, if any. Header only when nothing is compared.
 std::string comparisonCsv(const ForecastSession& session, const QString& baselineGpu);
 
 // The operator table as the user sees it (the view's filter and sort), with `gpuId` in every row.
