@@ -1568,6 +1568,39 @@ private slots:
         }
     }
 
+    // Every bundled GPU at once (a procurement sweep): even the short labels would run into each
+    // other, so each bar carries its time alone, upright, inside its own slot; the hover has the rest.
+    void compareLabelsOfEveryGpuStayInTheirSlots()
+    {
+        ForecastSession session(nullptr, store());
+        const QStringList all = session.bundledGpuIds();
+        QVERIFY(all.size() >= 20);
+        session.setSelectedGpus(all);
+        CompareChart compare(&session);
+        compare.resize(1200, 500);
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        compare.plot()->replot();
+        const double slot = compare.plot()->xAxis->coordToPixel(2) - compare.plot()->xAxis->coordToPixel(1);
+        int labels = 0;
+        for (int i = 0; i < compare.plot()->itemCount(); ++i) {
+            auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i));
+            if (!t)
+                continue;
+            ++labels;
+            const QFontMetrics metrics(t->font());
+            QCOMPARE(t->rotation(), -90.0);
+            QVERIFY2(!t->text().contains('\n') && metrics.lineSpacing() <= slot, qPrintable(t->text()));
+            // Above its bar, within the plot: the axis grew to hold the upright text.
+            const double top = t->position->pixelPosition().y() - metrics.horizontalAdvance(t->text());
+            QVERIFY2(top >= compare.plot()->yAxis->axisRect()->top() - 1, qPrintable(t->text()));
+        }
+        QCOMPARE(labels, int(all.size()));
+        const double ms = session.forecasts()->front().totalSeconds() * 1e3;
+        const QString tip = compare.toolTipAt({compare.plot()->xAxis->coordToPixel(1), compare.plot()->yAxis->coordToPixel(ms / 2)});
+        QVERIFY2(tip.contains("tokens/s") && tip.contains("x vs "), qPrintable(tip)); // the details, on hover
+    }
+
     // Quantities keep their own unit: a long step reads in seconds or minutes, a slow rate keeps
     // its figures, a small copy its bytes. None is ever printed as zero.
     void quantitiesReadInTheirOwnUnits()

@@ -158,15 +158,17 @@ bool CompareChart::chooseLabels()
     // Each bar owns one slot of the x axis. The full label goes above it only if its widest line
     // fits that slot; otherwise every bar shows just its time and speed-up, with a warning where
     // the model does not fit, and the rest stays in the hover text. Eight GPUs' full labels at a
-    // usual window width ran into each other and off the plot's edges.
+    // usual window width ran into each other and off the plot's edges; twenty GPUs' short ones did
+    // too, so past that each bar is labelled with its time alone, upright, one line wide.
     const double slot = labels_.empty() ? 0 : plot_->xAxis->coordToPixel(2) - plot_->xAxis->coordToPixel(1);
-    bool full = true;
-    for (const auto& l : labels_) {
-        const QFontMetrics metrics(l.item->font());
-        for (const QString& line : l.full.split('\n'))
-            full = full && metrics.horizontalAdvance(line) <= 0.95 * slot;
-    }
+    auto fitsSlot = [&](const QCPItemText* item, const QString& text) {
+        const QFontMetrics metrics(item->font());
+        const QStringList lines = text.split('\n');
+        return std::all_of(lines.begin(), lines.end(), [&](const QString& line) { return metrics.horizontalAdvance(line) <= 0.95 * slot; });
+    };
     const auto forecasts = session_->forecasts();
+    std::vector<QString> compact;
+    bool full = true, shortFit = true;
     for (std::size_t g = 0; g < labels_.size(); ++g) {
         // Cut short, a label still says what a reader must not miss: that the model does not fit,
         // and that the forecast reaches beyond the measured GPUs ("extrapolated": it must fit a slot).
@@ -175,8 +177,24 @@ bool CompareChart::chooseLabels()
         const QString reach = !outside ? QString()
                               : borrowsEfficiency((*forecasts)[g]) ? tr("\nextrapolated")
                                                                    : tr("\nnear the edge");
-        labels_[g].item->setText(full ? labels_[g].full
-                                      : labels_[g].compact + (fits ? QString() : tr("\ndoes NOT fit")) + reach);
+        compact.push_back(labels_[g].compact + (fits ? QString() : tr("\ndoes NOT fit")) + reach);
+        full = full && fitsSlot(labels_[g].item, labels_[g].full);
+        shortFit = shortFit && fitsSlot(labels_[g].item, compact.back());
+    }
+    uprightLabels_ = !full && !shortFit;
+    for (std::size_t g = 0; g < labels_.size(); ++g) {
+        QCPItemText* item = labels_[g].item;
+        if (uprightLabels_) { // reads upward from just above the bar
+            const bool fits = g < forecasts->size() && (*forecasts)[g].fits();
+            const bool room = QFontMetrics(item->font()).lineSpacing() <= slot; // else the hover alone
+            item->setText(!room ? QString() : labels_[g].compact.section('\n', 0, 0) + (fits ? QString() : tr(", does NOT fit")));
+            item->setRotation(-90);
+            item->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        } else {
+            item->setText(full ? labels_[g].full : compact[g]);
+            item->setRotation(0);
+            item->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        }
     }
     compactLabels_ = !full;
     QStringList names;
@@ -191,11 +209,15 @@ void CompareChart::fitToLayout()
     // chart sized before it was first shown chose its labels for the plot's default 16 px slots.
     if (chooseLabels())
         plot_->replot(QCustomPlot::rpQueuedReplot); // slanted names take room from the axis rect
-    // Room above the tallest bar for the longest label (cut-short ones run to four lines).
-    qsizetype longest = 0;
-    for (const auto& l : labels_)
-        longest = std::max(longest, l.item->text().count('\n') + 1);
-    const double lines = double(longest) + 0.5;
+    // Room above the tallest bar for the longest label (cut-short ones run to four lines; an
+    // upright one is as tall as it is wide).
+    double lines = 0;
+    for (const auto& l : labels_) {
+        const QFontMetrics metrics(l.item->font());
+        lines = std::max(lines, uprightLabels_ ? double(metrics.horizontalAdvance(l.item->text())) / metrics.lineSpacing()
+                                               : double(l.item->text().count('\n') + 1));
+    }
+    lines += 0.5;
     const double upper =
         axisTop(labels_.empty() ? 0.1 : labelHeadroom(plot_->yAxis->axisRect(), labels_.front().item->font(), lines));
     if (std::abs(plot_->yAxis->range().upper - upper) > 1e-9 * upper || plot_->yAxis->range().lower != bottom_) {

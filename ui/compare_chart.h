@@ -61,6 +61,7 @@ private:
     std::vector<BarLabel> labels_;
     double top_ = 1;             // the tallest bar, ms
     bool compactLabels_ = false; // the labels show time and speed-up only
+    bool uprightLabels_ = false; // even those would collide: the time alone, turned upright
 };
 
 } // namespace gpuforecast::ui
