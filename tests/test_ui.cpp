@@ -1601,6 +1601,44 @@ private slots:
         QVERIFY2(tip.contains("tokens/s") && tip.contains("x vs "), qPrintable(tip)); // the details, on hover
     }
 
+    // Every bundled GPU on Waves: the legend wraps into columns rather than drawing its entries over
+    // each other, and the staircase's note lists the first GPUs and counts the rest.
+    void wavesWithEveryGpuStaysReadable()
+    {
+        ForecastSession session(nullptr, store());
+        const QStringList all = session.bundledGpuIds();
+        session.setSelectedGpus(all);
+        WavesChart waves(&session);
+        waves.setSelectedOperator("mlp.fc");
+        waves.resize(1400, 420);
+        waves.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&waves));
+        waves.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        waves.plot()->replot(QCustomPlot::rpImmediateRefresh); // the wrap takes effect in the next layout
+        QCPLegend* legend = waves.plot()->legend;
+        QVERIFY(legend->wrap() > 0);
+        QVERIFY2(legend->outerRect().bottom() <= waves.plot()->viewport().bottom(),
+                 qPrintable(QString("legend to %1 px in a %2 px chart").arg(legend->outerRect().bottom()).arg(waves.plot()->viewport().bottom())));
+        QList<QRect> entries; // a wrapped grid has empty cells: its elements, not item(i)
+        for (QCPLayoutElement* e : legend->elements(false))
+            if (e)
+                entries << e->outerRect();
+        QVERIFY(entries.size() > all.size()); // every GPU, and the roofline and markers
+        for (int i = 0; i < entries.size(); ++i) // no entry drawn over another
+            for (int j = i + 1; j < entries.size(); ++j)
+                QVERIFY2(!entries[i].intersects(entries[j]), qPrintable(QString("entries %1 and %2").arg(i).arg(j)));
+        QString note;
+        for (int i = 0; i < waves.plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(waves.plot()->item(i)); t && t->text().contains("this model"))
+                note = t->text();
+        QVERIFY2(note.contains("more GPU") && note.count('\n') < all.size(), qPrintable(note));
+        session.setSelectedGpus({"T4", "A10"}); // back to a few: one column again
+        waves.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        waves.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        QCOMPARE(legend->wrap(), 0);
+        QCOMPARE(legend->columnCount(), 1);
+    }
+
     // Quantities keep their own unit: a long step reads in seconds or minutes, a slow rate keeps
     // its figures, a small copy its bytes. None is ever printed as zero.
     void quantitiesReadInTheirOwnUnits()

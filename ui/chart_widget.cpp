@@ -1,5 +1,7 @@
 #include "chart_widget.h"
 
+#include <algorithm>
+
 #include <qcustomplot.h>
 
 #include <QToolTip>
@@ -12,7 +14,10 @@ ChartWidget::ChartWidget(ForecastSession* session, QWidget* parent)
 {
     layout_->setContentsMargins(0, 0, 0, 0);
     layout_->addWidget(plot_, 1);
-    connect(plot_, &QCustomPlot::afterLayout, this, [this] { fitToLayout(); });
+    connect(plot_, &QCustomPlot::afterLayout, this, [this] {
+        fitLegendToHeight();
+        fitToLayout();
+    });
 }
 
 void ChartWidget::followSession()
@@ -117,6 +122,26 @@ bool ChartWidget::sayWhenNoGpuIsTicked(const QString& purpose)
     hint->setPen(QPen(plot_->xAxis->grid()->pen().color()));
     hint->setPadding(QMargins(10, 6, 10, 6));
     return true;
+}
+
+void ChartWidget::fitLegendToHeight()
+{
+    // A legend taller than the chart drew its entries over each other (twenty GPUs on Waves):
+    // past the rows that fit it wraps into another column.
+    QCPLegend* legend = plot_->legend;
+    if (!legendBeside_ || !legend->visible() || legend->itemCount() == 0)
+        return;
+    const int row = legend->item(0)->minimumOuterSizeHint().height() + legend->rowSpacing();
+    const int room = plot_->viewport().height() - 16 - legend->margins().top() - legend->margins().bottom();
+    const int rows = std::max(1, room / std::max(1, row));
+    const auto cells = legend->elements(false); // a wrapped grid counts its empty cells as items
+    const auto entries = std::count_if(cells.begin(), cells.end(), [](const QCPLayoutElement* e) { return e != nullptr; });
+    const int wrap = entries > rows ? rows : 0;
+    if (legend->wrap() == wrap)
+        return;
+    legend->setWrap(wrap);
+    legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true); // down each column, then the next
+    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 } // namespace gpuforecast::ui

@@ -44,6 +44,11 @@ protected:
     // (`purpose`), and the legend, empty, is hidden: bare axes read as a broken chart. Call in
     // rebuild() after clearing the items. Returns whether nothing is ticked.
     bool sayWhenNoGpuIsTicked(const QString& purpose);
+
+private:
+    void fitLegendToHeight(); // for a legend beside the plot, after each layout
+
+protected:
     // Called after every layout of the plot, when the axis rects' pixel sizes are known: charts fit
     // their text to them (room above bars, a shorter title or note). A change of range must queue a
     // replot, and only a real change, or the replot calls this again without end.

@@ -166,7 +166,20 @@ void WavesChart::fitToLayout()
     utilizationTitle_->setText(longestFitting(utilizationTitles_, utilizationTitle_->font(), utilizationTitle_->outerRect().width()));
     staircaseTitle_->setText(longestFitting(staircaseTitles_, staircaseTitle_->font(), staircaseTitle_->outerRect().width()));
     if (noteItem_) {
-        noteItem_->setText(longestFitting(note_, noteItem_->font(), 0.97 * staircaseRect_->width() - 12)); // less its padding
+        // At most about half the panel's height: twenty GPUs' lines covered the whole staircase.
+        // The first GPUs stay; the rest are counted, and each step's hover has them.
+        const int room = std::max(2, int((0.55 * staircaseRect_->height() - 8) / QFontMetrics(noteItem_->font()).lineSpacing()));
+        QStringList forms;
+        for (const QString& form : note_) {
+            QStringList lines = form.split('\n');
+            if (lines.size() > room) {
+                const qsizetype hidden = lines.size() - (room - 1);
+                lines = lines.mid(0, room - 1);
+                lines << tr("… and %n more GPU(s): hover their steps", nullptr, int(hidden));
+            }
+            forms << (form.isEmpty() ? QString() : lines.join('\n'));
+        }
+        noteItem_->setText(longestFitting(forms, noteItem_->font(), 0.97 * staircaseRect_->width() - 12)); // less its padding
         noteItem_->setVisible(!noteItem_->text().isEmpty());
     }
 }
