@@ -431,24 +431,27 @@ private slots:
     {
         const auto bundled = loadGpuDirectory(std::string(GPUFORECAST_RESOURCES) + "/gpus");
         const GpuSpec& t4 = *findGpu(bundled, "T4");
-        const auto caution = slotPoweredDonorCaution(*findGpu(bundled, "L40S"), t4);
+        const auto caution = slotPoweredDonorCaution(*findGpu(bundled, "L40S"), t4, 1.0);
         QVERIFY(caution);
         QVERIFY2(caution->find("T4 is a 70 W card") != std::string::npos && caution->find("at 350 W") != std::string::npos,
                  caution->c_str());
-        QVERIFY(!slotPoweredDonorCaution(*findGpu(bundled, "L4"), t4));
-        QVERIFY(!slotPoweredDonorCaution(*findGpu(bundled, "H100-SXM5-80GB"), *findGpu(bundled, "A100-PCIE-40GB")));
+        QVERIFY(!slotPoweredDonorCaution(*findGpu(bundled, "L4"), t4, 1.0));
+        QVERIFY(!slotPoweredDonorCaution(*findGpu(bundled, "H100-SXM5-80GB"), *findGpu(bundled, "A100-PCIE-40GB"), 1.0));
         const GpuSpec& a10 = *findGpu(bundled, "A10"); // 150 W
-        QVERIFY(slotPoweredDonorCaution(a10, *findGpu(bundled, "P4"))); // 75 W: still slot-powered
+        QVERIFY(slotPoweredDonorCaution(a10, *findGpu(bundled, "P4"), 1.0)); // 75 W: still slot-powered
         GpuSpec donor = t4;
         donor.tdpW = 76; // one watt over the slot's limit
-        QVERIFY(!slotPoweredDonorCaution(a10, donor));
+        QVERIFY(!slotPoweredDonorCaution(a10, donor, 1.0));
         donor.tdpW = 0; // the field is optional: unknown says nothing
-        QVERIFY(!slotPoweredDonorCaution(a10, donor));
+        QVERIFY(!slotPoweredDonorCaution(a10, donor, 1.0));
         GpuSpec sketch = a10; // a sheet without its board power takes its basis's
         sketch.tdpW = 0;
-        QVERIFY(!slotPoweredDonorCaution(sketch, t4));
+        QVERIFY(!slotPoweredDonorCaution(sketch, t4, 1.0));
         sketch.efficiencyBasis = std::make_shared<const GpuSpec>(*findGpu(bundled, "L40S"));
-        QVERIFY(slotPoweredDonorCaution(sketch, t4));
+        QVERIFY(slotPoweredDonorCaution(sketch, t4, 1.0));
+        // Just past the range the GPU's own networks carry most of the forecast: nothing to say.
+        QVERIFY(slotPoweredDonorCaution(*findGpu(bundled, "L40S"), t4, 0.5));
+        QVERIFY(!slotPoweredDonorCaution(*findGpu(bundled, "L40S"), t4, 0.2));
     }
 
     // A sheet read as a new GPU is said to be, with the measured GPU to name as its basis.

@@ -277,7 +277,7 @@ QStringList CompareChart::extrapolationNotes(const ModelForecast& f) const
             notes << QString::fromStdString(describeDonor(*donor));
             // The measured sheet: an edited T4 keeps it as its efficiency basis.
             if (const GpuSpec* lender = session_->gpu(QString::fromStdString(donor->gpu.id)))
-                if (const auto caution = slotPoweredDonorCaution(gpu, lender->efficiencySheet()))
+                if (const auto caution = slotPoweredDonorCaution(gpu, lender->efficiencySheet(), donor->weight))
                     notes << QString::fromStdString(*caution);
         }
     }

@@ -60,7 +60,7 @@ std::string comparisonCsv(const ForecastSession& session, const QString& baselin
             coverage = d ? "beyond" : outside ? "near_edge" : "within";
             if (d)
                 if (const GpuSpec* lender = session.gpu(QString::fromStdString(d->gpu.id)))
-                    caution = slotPoweredDonorCaution(gpu, lender->efficiencySheet()).value_or("");
+                    caution = slotPoweredDonorCaution(gpu, lender->efficiencySheet(), d->weight).value_or("");
         }
         out << csv::joinRow({session.modelName().toStdString(), std::to_string(opt.batch), std::to_string(opt.seq),
                              opt.training ? "training" : "inference", opt.fusion ? "yes" : "no",

@@ -84,7 +84,7 @@ void WhatIfPanel::showCoverage()
     if (const auto donor = session_->forecaster().gemmEfficiencyDonor(sheet)) {
         text = tr("Beyond the measured GPUs: %1.").arg(QString::fromStdString(describeDonor(*donor)));
         if (const GpuSpec* lender = session_->gpu(QString::fromStdString(donor->gpu.id)))
-            if (const auto caution = slotPoweredDonorCaution(gpu, lender->efficiencySheet()))
+            if (const auto caution = slotPoweredDonorCaution(gpu, lender->efficiencySheet(), donor->weight))
                 text += " " + QString::fromStdString(*caution) + ".";
     }
     else if (!beyond.isEmpty())

@@ -305,7 +305,7 @@ int runPredict(const std::vector<std::string>& args)
                       fromFile ? gpuArg : std::string(), gpu.efficiencyBasis ? gpu.efficiencyBasis->id : std::string(),
                       fp32PeakMismatch(gpu), unlearnedClasses(forecaster), weightsDir,
                       graphCheckedByMeasuredRuns(config) ? std::string() : config.family, config.assumed,
-                      config.source, donorSheet ? slotPoweredDonorCaution(gpu, *donorSheet) : std::nullopt,
+                      config.source, donorSheet ? slotPoweredDonorCaution(gpu, *donorSheet, donor->weight) : std::nullopt,
                       fromFile ? readAsNewGpuNote(gpu, forecaster.tiles().gpus()) : std::nullopt};
     if (layout.gpus() == 1) {
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);

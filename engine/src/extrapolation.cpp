@@ -152,8 +152,10 @@ std::string describeDonor(const GemmEfficiencyDonor& donor)
     return text;
 }
 
-std::optional<std::string> slotPoweredDonorCaution(const GpuSpec& gpu, const GpuSpec& donor)
+std::optional<std::string> slotPoweredDonorCaution(const GpuSpec& gpu, const GpuSpec& donor, double donorWeight)
 {
+    if (!(donorWeight >= 0.5))
+        return std::nullopt;
     // A sheet without its board power (the field is optional) takes its efficiency basis's.
     const double watts = gpu.tdpW > 0 ? gpu.tdpW : gpu.efficiencySheet().tdpW;
     if (!(donor.tdpW > 0 && donor.tdpW <= kSlotPowerLimitW && watts > kSlotPowerLimitW))

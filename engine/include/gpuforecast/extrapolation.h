@@ -68,9 +68,11 @@ std::string describeDonor(const GemmEfficiencyDonor& donor);
 // people when that is the case; nothing when it is not or either board power is unknown. `donor`
 // is the measured GPU's own sheet (the bundled one: a user's edit of it does not change what the
 // networks learned); callers that cannot find it, as with a --weights folder trained on GPUs
-// the catalog does not have, say nothing.
+// the catalog does not have, say nothing. `donorWeight` is GemmEfficiencyDonor::weight: under
+// one half the GPU's own networks carry most of its forecast (a what-if slider just past the
+// range), and nothing is said either.
 inline constexpr double kSlotPowerLimitW = 75;
-std::optional<std::string> slotPoweredDonorCaution(const GpuSpec& gpu, const GpuSpec& donor);
+std::optional<std::string> slotPoweredDonorCaution(const GpuSpec& gpu, const GpuSpec& donor, double donorWeight);
 
 // A sheet that names no efficiency basis, is no measured GPU and lies inside the measured range
 // is read as a new GPU: its GEMM efficiency is what the networks make of its per-SM rates and
