@@ -889,6 +889,25 @@ private slots:
         QCOMPARE(r.err.trimmed().count('\n'), 0);
     }
 
+    // A binary file given as a config: the parser quotes the byte it stopped at, and the line that
+    // says so stays valid UTF-8 (the byte as its escape), so a terminal or script can read it.
+    void aBinaryConfigIsQuotedAsText()
+    {
+        QTemporaryDir dir;
+        QFile png(dir.filePath("logo.json"));
+        QVERIFY(png.open(QIODevice::WriteOnly));
+        png.write(QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
+        png.close();
+        QProcess p;
+        p.start(GPUFORECAST_CLI, {"predict", "--model", png.fileName(), "--gpu", "T4", "--seq", "8"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(QString::fromUtf8(err).toUtf8() == err, err.constData()); // no byte that is not UTF-8
+        QVERIFY2(err.contains("logo.json: not valid JSON") && err.contains("\\x89"), err.constData());
+        QCOMPARE(err.trimmed().count('\n'), 0);
+    }
+
     void versionPrints()
     {
         const Run r = cli({"--version"});

@@ -4,6 +4,37 @@
 
 namespace gpuforecast {
 
+namespace {
+
+// The length of the well-formed UTF-8 character starting at s[i] (a lead byte), or 0 if there is none.
+std::size_t utf8SequenceLength(const std::string& s, std::size_t i)
+{
+    const auto at = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
+    const unsigned lead = at(0);
+    std::size_t n = 0;
+    unsigned lo = 0x80, hi = 0xbf; // the second byte's range (RFC 3629: no overlongs, no surrogates)
+    if (lead >= 0xc2 && lead <= 0xdf)
+        n = 2;
+    else if (lead >= 0xe0 && lead <= 0xef) {
+        n = 3;
+        lo = lead == 0xe0 ? 0xa0 : 0x80;
+        hi = lead == 0xed ? 0x9f : 0xbf;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+        n = 4;
+        lo = lead == 0xf0 ? 0x90 : 0x80;
+        hi = lead == 0xf4 ? 0x8f : 0xbf;
+    } else
+        return 0;
+    if (at(1) < lo || at(1) > hi)
+        return 0;
+    for (std::size_t k = 2; k < n; ++k)
+        if (at(k) < 0x80 || at(k) > 0xbf)
+            return 0;
+    return n;
+}
+
+} // namespace
+
 std::string oneLine(const std::string& message)
 {
     // Values from files and command lines are quoted in messages as given; a control character
@@ -30,8 +61,16 @@ std::string oneLine(const std::string& message)
             char hex[5];
             std::snprintf(hex, sizeof hex, "\\x%02x", unsigned(u));
             out += hex;
-        } else
-            out += c; // UTF-8 multi-byte sequences pass through whole
+        } else if (u < 0x80)
+            out += c;
+        else if (const std::size_t n = utf8SequenceLength(message, i)) {
+            out.append(message, i, n); // a whole UTF-8 character passes through
+            i += n - 1;
+        } else { // a byte that is no UTF-8 (a binary file's, quoted by a parser): its escape,
+            char hex[5]; // so the line stays valid text for a terminal or a script
+            std::snprintf(hex, sizeof hex, "\\x%02x", unsigned(u));
+            out += hex;
+        }
     }
     return out;
 }
