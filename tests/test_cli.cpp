@@ -889,6 +889,27 @@ private slots:
         QCOMPARE(r.err.trimmed().count('\n'), 0);
     }
 
+    // Every forecast says it is FP32; a config whose torch_dtype is half precision (most LLMs on
+    // the Hub) is told that its own precision is not what was forecast.
+    void forecastsSayTheyAreFp32()
+    {
+        const Run llama = cli({"predict", "--model", "llama3_8b", "--gpu", "H100-SXM5-80GB", "--seq", "128"});
+        QCOMPARE(llama.code, 0);
+        QVERIFY2(llama.out.section('\n', 0, 0).endsWith(", FP32"), qPrintable(llama.out));
+        QVERIFY2(llama.out.contains("note: forecast in FP32, as NeuSight measured; the config's torch_dtype bfloat16"),
+                 qPrintable(llama.out));
+        const Run json = cli({"predict", "--model", "llama3_8b", "--gpu", "H100-SXM5-80GB", "--seq", "128", "--json"});
+        const QJsonObject j = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QCOMPARE(j["precision"].toString(), QString("fp32"));
+        QCOMPARE(j["config_dtype"].toString(), QString("bfloat16"));
+        const Run gpt2 = cli({"predict", "--model", "gpt2_large", "--gpu", "T4", "--seq", "128", "--json"}); // says no dtype
+        const QJsonObject g = QJsonDocument::fromJson(gpt2.out.toUtf8()).object();
+        QCOMPARE(g["precision"].toString(), QString("fp32"));
+        QVERIFY(g["config_dtype"].isNull());
+        const Run tp = cli({"predict", "--model", "gpt2_large", "--gpu", "A100-SXM4-40GB", "--seq", "128", "--parallel", "tp2"});
+        QVERIFY2(tp.out.section('\n', 0, 0).endsWith(", FP32") && !tp.out.contains("torch_dtype"), qPrintable(tp.out));
+    }
+
     // A binary file given as a config: the parser quotes the byte it stopped at, and the line that
     // says so stays valid UTF-8 (the byte as its escape), so a terminal or script can read it.
     void aBinaryConfigIsQuotedAsText()

@@ -79,6 +79,7 @@ nlohmann::json toJson(const ModelForecast& r)
     j["seq"] = r.options.seq;
     j["mode"] = r.options.training ? "training" : "inference";
     j["fusion"] = r.options.fusion;
+    j["precision"] = "fp32"; // every forecast: NeuSight's measurements, and so the networks, are FP32
     j["e2e_ms"] = r.totalSeconds() * 1e3;
     j["fw_ms"] = r.forwardSeconds * 1e3;
     j["bw_ms"] = (r.backwardSeconds + r.accumulateSeconds) * 1e3; // NeuSight's "bwall": backward + accumulation
@@ -150,7 +151,12 @@ struct Notes {
     std::string configSource;          // the config's path (or model id), to name it in those notes
     std::optional<std::string> donorCaution; // the donor is a slot-powered card and this GPU is not
     std::optional<std::string> readAsNew;    // a sheet file read as a GPU no network has seen
+    std::string configDtype; // the config's torch_dtype when it is not FP32 (the forecast is)
 };
+
+// Half-precision configs (most LLMs on the Hub say bfloat16) run on tensor cores in practice;
+// the forecast is FP32 throughout, and a reader comparing with a bf16 benchmark must know.
+bool isFp32(const std::string& dtype) { return dtype.empty() || dtype == "float32" || dtype == "torch.float32" || dtype == "auto"; }
 
 void addNotes(nlohmann::json& j, const Notes& notes)
 {
@@ -176,6 +182,7 @@ void addNotes(nlohmann::json& j, const Notes& notes)
     for (const auto& f : notes.assumed)
         assumed.push_back({{"field", f.field}, {"value", f.value}, {"why", f.why}});
     j["config_assumed"] = std::move(assumed);
+    j["config_dtype"] = notes.configDtype.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.configDtype);
 }
 
 void printNotes(const Notes& notes)
@@ -206,6 +213,10 @@ void printNotes(const Notes& notes)
     for (const auto& f : notes.assumed)
         std::printf("  note: %s does not give %s; taking %lld (%s)\n", oneLine(notes.configSource).c_str(), f.field.c_str(), f.value,
                     f.why.c_str());
+    if (!notes.configDtype.empty())
+        std::printf("  note: forecast in FP32, as NeuSight measured; the config's torch_dtype %s (tensor-core math, half "
+                    "the bytes) is not modelled and would run faster\n",
+                    oneLine(notes.configDtype).c_str());
 }
 
 // `forecast`'s memory against its GPU's; `whose` names the GPU on a multi-GPU layout.
@@ -221,7 +232,7 @@ void printText(const ModelForecast& r)
 {
     // The names come from the user's files: a newline or an escape sequence in a config's
     // "_name_or_path" must not split the line or recolour the terminal.
-    std::printf("%s on %s, batch %lld x seq %lld, %s%s\n", oneLine(r.model).c_str(), oneLine(r.gpu).c_str(), r.options.batch,
+    std::printf("%s on %s, batch %lld x seq %lld, %s%s, FP32\n", oneLine(r.model).c_str(), oneLine(r.gpu).c_str(), r.options.batch,
                 r.options.seq, r.options.training ? "training step" : "inference", r.options.fusion ? ", fused" : "");
     std::printf("  end to end %10.3f ms   (forward %.3f, backward %.3f, accumulate %.3f)\n", r.totalSeconds() * 1e3,
                 r.forwardSeconds * 1e3, r.backwardSeconds * 1e3, r.accumulateSeconds * 1e3);
@@ -306,7 +317,8 @@ int runPredict(const std::vector<std::string>& args)
                       fp32PeakMismatch(gpu), unlearnedClasses(forecaster), weightsDir,
                       graphCheckedByMeasuredRuns(config) ? std::string() : config.family, config.assumed,
                       config.source, donorSheet ? slotPoweredDonorCaution(gpu, *donorSheet, donor->weight) : std::nullopt,
-                      fromFile ? readAsNewGpuNote(gpu, forecaster.tiles().gpus()) : std::nullopt};
+                      fromFile ? readAsNewGpuNote(gpu, forecaster.tiles().gpus()) : std::nullopt,
+                      isFp32(config.dtype) ? std::string() : config.dtype};
     if (layout.gpus() == 1) {
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);
         if (a.has("--json")) {
@@ -339,7 +351,7 @@ int runPredict(const std::vector<std::string>& args)
         addNotes(j, notes);
         std::cout << j.dump(2) << "\n";
     } else {
-        std::printf("%s on %lld x %s (dp %lld, tp %lld, pp %lld, %lld micro-batch%s), global batch %lld x seq %lld, %s\n",
+        std::printf("%s on %lld x %s (dp %lld, tp %lld, pp %lld, %lld micro-batch%s), global batch %lld x seq %lld, %s, FP32\n",
                     config.id.c_str(), layout.gpus(), gpu.id.c_str(), layout.dp, layout.tp, layout.pp,
                     layout.microbatches, layout.microbatches == 1 ? "" : "es", options.batch, options.seq, options.training ? "training step" : "inference");
         std::printf("  end to end %10.3f ms   (compute %.3f, bubble %.3f, communication %.3f: tp %.3f, pp %.3f, dp %.3f)\n",

@@ -280,6 +280,9 @@ ModelConfig modelConfigFromJson(const json& j, const std::string& source)
     c.id = source;
     c.source = source;
     c.family = detectFamily(j, ctx);
+    for (const char* key : {"torch_dtype", "dtype"}) // read only to be named; anything not a string is ignored
+        if (const auto it = j.find(key); c.dtype.empty() && it != j.end() && it->is_string())
+            c.dtype = it->get<std::string>().substr(0, 40);
     if (c.family == "gpt2")
         readGpt2(c, j, ctx);
     else if (c.family == "bert" || c.family == "opt")

@@ -56,6 +56,10 @@ struct ModelConfig {
     bool preLayerNorm = true;     // OPT do_layer_norm_before
 
     std::vector<AssumedField> assumed; // defaults taken for fields the file leaves out or nulls
+    // The precision the file says the weights are in (torch_dtype, or dtype in newer files:
+    // "bfloat16"), empty when it says none. Forecasts are FP32 whatever it says, as NeuSight
+    // measured; callers tell the user when the two differ.
+    std::string dtype;
 
     long long attentionWidth() const { return heads * headDim; } // q projection outputs
     long long rotatedDims() const { return static_cast<long long>(double(headDim) * rotaryFraction); } // int(), as transformers
