@@ -39,6 +39,7 @@
 #include <QPushButton>
 #include <QCheckBox>
 #include <QScrollArea>
+#include <QSettings>
 #include <QtTest>
 
 using namespace gpuforecast;
@@ -401,6 +402,30 @@ private slots:
         for (std::size_t i = 0; i < before.size(); ++i)
             QCOMPARE((*session.forecasts())[i].totalSeconds(), before[i]);
         QVERIFY(!window.isModified());
+    }
+
+    // File > Recent and the scenario reopened at start keep absolute paths (one opened as
+    // "what-if.json" from a terminal reopens from anywhere); a render-only run records nothing.
+    void recentScenariosAreAbsoluteAndScreenshotsLeaveThemAlone()
+    {
+        QTemporaryDir dir;
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        QVERIFY(window.saveScenario(dir.filePath("first.json")));
+        QVERIFY(window.saveScenario(dir.filePath("second.json")));
+        const QString before = QDir::currentPath();
+        QDir::setCurrent(dir.path());
+        const bool opened = window.openScenario("first.json");
+        QDir::setCurrent(before);
+        QVERIFY(opened);
+        auto setting = [](const char* key) {
+            return QSettings(QCoreApplication::applicationName(), QCoreApplication::applicationName()).value(key);
+        };
+        QCOMPARE(setting("lastScenario").toString(), QFileInfo(dir.filePath("first.json")).absoluteFilePath());
+        QVERIFY(setting("recentScenarios").toStringList().contains(QFileInfo(dir.filePath("first.json")).absoluteFilePath()));
+        window.setRemembersScenarios(false);
+        QVERIFY(window.openScenario(dir.filePath("second.json")));
+        QCOMPARE(setting("lastScenario").toString(), QFileInfo(dir.filePath("first.json")).absoluteFilePath());
     }
 
     void badScenarioKeepsThePreviousState()

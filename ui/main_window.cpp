@@ -55,6 +55,11 @@ namespace gpuforecast::ui {
 
 namespace {
 
+// Settings in ~/.config/gpuforecast/gpuforecast.conf, named like the data folder. QSettings()
+// takes the organisation name, which main() leaves unset (it would move the data folder to
+// .../gpuforecast/gpuforecast), and so wrote to "~/.config/Unknown Organization/".
+QString settingsName() { return QCoreApplication::applicationName(); }
+
 // A column whose text matters from the left (the tile before its padding note).
 class ElideRightDelegate : public QStyledItemDelegate {
 public:
@@ -399,12 +404,16 @@ bool MainWindow::maybeSave()
 
 void MainWindow::rememberRecent(const QString& path)
 {
-    QSettings settings;
+    if (!remembersScenarios_)
+        return;
+    QSettings settings(settingsName(), settingsName());
+    // Absolute: a scenario opened as "b.json" from a terminal must reopen from the menu anywhere.
+    const QString absolute = QFileInfo(path).absoluteFilePath();
     QStringList recent = settings.value("recentScenarios").toStringList();
-    recent.removeAll(path);
-    recent.prepend(path);
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
     settings.setValue("recentScenarios", recent.mid(0, 8));
-    settings.setValue("lastScenario", path);
+    settings.setValue("lastScenario", absolute);
     rebuildRecentMenu();
 }
 
@@ -413,7 +422,7 @@ void MainWindow::rebuildRecentMenu()
     if (!recentMenu_)
         return;
     recentMenu_->clear();
-    for (const QString& path : QSettings().value("recentScenarios").toStringList())
+    for (const QString& path : QSettings(settingsName(), settingsName()).value("recentScenarios").toStringList())
         recentMenu_->addAction(path, this, [this, path] {
             if (maybeSave())
                 openScenario(path);
@@ -423,7 +432,7 @@ void MainWindow::rebuildRecentMenu()
 
 void MainWindow::restoreSettings()
 {
-    QSettings settings;
+    QSettings settings(settingsName(), settingsName());
     restoreGeometry(settings.value("geometry").toByteArray());
     restoreState(settings.value("windowState").toByteArray());
     if (const auto when = autosave_ ? autosave_->pendingRecovery() : std::nullopt) {
@@ -490,7 +499,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     }
     if (autosave_)
         autosave_->markClean(scenarioPath_); // saved, discarded or unchanged: nothing to recover
-    QSettings settings;
+    QSettings settings(settingsName(), settingsName());
     settings.setValue("geometry", saveGeometry());
     settings.setValue("windowState", saveState());
     event->accept();

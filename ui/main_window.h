@@ -38,6 +38,9 @@ public:
     QUndoStack* undoStack() const { return undo_; }
     WhatIfPanel* whatIfPanel() const { return whatIf_; }
     bool exportChart(const QString& path); // PNG or PDF by suffix; the current chart tab
+    // Off for a render-only run (--screenshot): scenarios it opens stay out of File > Recent and
+    // are not reopened at the next start.
+    void setRemembersScenarios(bool on) { remembersScenarios_ = on; }
     // The Compare chart's figures (one row per compared GPU) and the operator table as shown
     // (filtered and sorted), as CSV; false, with the reason shown, when the file cannot be written.
     bool exportComparisonCsv(const QString& path);
@@ -82,6 +85,7 @@ private:
     void updateTitle();
     bool maybeSave();
     void rememberRecent(const QString& path);
+    bool remembersScenarios_ = true;
     void rebuildRecentMenu();
     bool writeExport(const QString& path, const std::string& bytes); // atomically; false after saying why
     bool reportExportFailure(const QString& path, const QString& why);

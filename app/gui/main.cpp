@@ -94,6 +94,7 @@ int main(int argc, char** argv)
                               .arg(parser.value(chart), window.chartTitles().join(", ").toLower()));
     const QString scenario = parser.positionalArguments().value(0);
     if (parser.isSet(screenshot)) {
+        window.setRemembersScenarios(false); // a picture taken is not a scenario the user opened
         QString error;
         if (!scenario.isEmpty() && !window.openScenario(scenario, &error))
             return usageError(error.startsWith(scenario) ? error : scenario + ": " + error);
