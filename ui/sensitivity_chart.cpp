@@ -49,11 +49,19 @@ void SensitivityChart::rebuild()
     }
     // Memory size never changes the time, but "no effect" must not read as "memory does not
     // matter" where the model does not fit: that is said on its row.
-    QString needsGb;
+    // Nor where it fits only just: 20% less memory would not hold it.
+    QString memoryNote;
     const auto forecasts = session_->forecasts();
-    if (const qsizetype at = session_->selectedGpus().indexOf(gpuId_); at >= 0 && std::size_t(at) < forecasts->size())
-        if (const ModelForecast& f = (*forecasts)[std::size_t(at)]; !f.fits())
-            needsGb = tr("%1 GB").arg(f.memory.totalBytes() / 1e9, 0, 'f', 1);
+    if (const qsizetype at = session_->selectedGpus().indexOf(gpuId_); at >= 0 && std::size_t(at) < forecasts->size()) {
+        const ModelForecast& f = (*forecasts)[std::size_t(at)];
+        const QString needs = tr("%1 GB").arg(f.memory.totalBytes() / 1e9, 0, 'f', 1);
+        if (!f.fits())
+            memoryNote = tr("no effect on time, but the model does NOT fit (needs %1)").arg(needs);
+        else if (f.memory.totalBytes() > 0.8 * f.gpuMemoryBytes)
+            memoryNote = tr("no effect on time, but at x 0.8 (%1 GB) the model no longer fits (needs %2)")
+                             .arg(0.8 * f.gpuMemoryBytes / 1e9, 0, 'f', 1)
+                             .arg(needs);
+    }
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     double extent = 1;
     const int n = int(rows_.size());
@@ -70,9 +78,8 @@ void SensitivityChart::rebuild()
             auto* none = new QCPItemText(plot_);
             none->setObjectName("noEffect");
             none->position->setCoords(0, key);
-            none->setText(rows_[std::size_t(i)].field == "memory_gb" && !needsGb.isEmpty()
-                              ? tr("no effect on time, but the model does NOT fit (needs %1)").arg(needsGb)
-                              : tr("no effect (under 0.05%)"));
+            none->setText(rows_[std::size_t(i)].field == "memory_gb" && !memoryNote.isEmpty() ? memoryNote
+                                                                                            : tr("no effect (under 0.05%)"));
             none->setColor(plot_->xAxis->tickLabelColor());
         }
     }
