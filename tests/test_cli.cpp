@@ -910,6 +910,22 @@ private slots:
         QVERIFY2(tp.out.section('\n', 0, 0).endsWith(", FP32") && !tp.out.contains("torch_dtype"), qPrintable(tp.out));
     }
 
+    // A layout of more GPUs than one server holds is priced on one link, and says so.
+    void layoutsBeyondOneServerSaySo()
+    {
+        const QStringList base{"predict", "--model", "gpt2_large", "--gpu", "A100-SXM4-40GB", "--seq", "1024", "--batch", "64",
+                               "--mode", "training", "--tp", "4", "--dp", "4"};
+        const Run sixteen = cli(base);
+        QCOMPARE(sixteen.code, 0);
+        QVERIFY2(sixteen.out.contains("note: 16 GPUs priced as one server") && sixteen.out.contains("not priced"),
+                 qPrintable(sixteen.out));
+        const QJsonObject j = QJsonDocument::fromJson(cli(base + QStringList{"--json"}).out.toUtf8()).object();
+        QVERIFY(j["layout_note"].toString().startsWith("16 GPUs priced as one server"));
+        const Run eight = cli({"predict", "--model", "gpt2_large", "--gpu", "A100-SXM4-40GB", "--seq", "1024", "--batch", "64",
+                               "--mode", "training", "--tp", "4", "--dp", "2"});
+        QVERIFY2(!eight.out.contains("priced as one server"), qPrintable(eight.out));
+    }
+
     // A binary file given as a config: the parser quotes the byte it stopped at, and the line that
     // says so stays valid UTF-8 (the byte as its escape), so a terminal or script can read it.
     void aBinaryConfigIsQuotedAsText()

@@ -8,6 +8,7 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
+#include <QLabel>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QtTest>
@@ -148,8 +149,15 @@ private slots:
         pp->setValue(1); // micro-batches need stages: they go back to one with them
         QCOMPARE(session.layout().microbatches, 1LL);
         QCOMPARE(micro->value(), 1);
+        auto* count = window.findChild<QLabel*>("gpuCount");
+        QVERIFY(count && !count->text().contains("server"));
+        dp->setValue(4); // 16 GPUs: more than one server holds, and the panel says what that means
+        QCOMPARE(session.layout().gpus(), 16LL);
+        QVERIFY2(count->text().contains("More than one server's 8"), qPrintable(count->text()));
+        dp->setValue(1);
         tp->setValue(1);
         QCOMPARE(session.layout().gpus(), 1LL);
+        QCOMPARE(count->text(), QString("1 GPU"));
     }
 
     void layoutTravelsInTheScenario()

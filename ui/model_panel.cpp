@@ -1,6 +1,7 @@
 #include "model_panel.h"
 
 #include "gpuforecast/model_graph.h"
+#include "gpuforecast/parallel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -113,6 +114,7 @@ QGroupBox* ModelPanel::buildParallelBox()
     gpuCount_->setToolTip(tr("GPUs in the server: TP × PP × DP, linked by the spec sheet's interconnect. "
                              "Charts show the busiest GPU's step: its kernels, communication and pipeline bubble."));
     gpuCount_->setWordWrap(true); // the panel is narrow
+    gpuCount_->setObjectName("gpuCount");
     grid->addWidget(gpuCount_, 2, 0, 1, 6);
     return box;
 }
@@ -167,6 +169,11 @@ void ModelPanel::syncFromSession()
     microbatches_->setEnabled(l.pp > 1);
     schedule_->setEnabled(l.pp > 1 && session_->options().training);
     gpuCount_->setText(l.gpus() == 1 ? tr("1 GPU") : tr("%1 GPUs; charts show the busiest one's step").arg(l.gpus()));
+    // Past one server's GPUs the link between servers is not priced: said under the count.
+    if (l.gpus() > kGpusPerServer)
+        gpuCount_->setText(gpuCount_->text() +
+                           tr("\nMore than one server's %1: all priced on the GPU's own link, so communication is "
+                              "likely forecast short").arg(kGpusPerServer));
     // A reader comparing a LLaMA-style model across GPUs should know that its kernel list, unlike
     // GPT-2's or BERT's, was never held against a measured run (docs/accuracy.md).
     const bool checked = graphCheckedByMeasuredRuns(session_->model());

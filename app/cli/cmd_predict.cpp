@@ -325,6 +325,7 @@ int runPredict(const std::vector<std::string>& args)
             nlohmann::json j = toJson(r);
             addLayoutJson(j, layout, r.totalSeconds(), {r.totalSeconds()});
             addNotes(j, notes);
+            j["layout_note"] = nullptr; // one GPU: one server
             std::cout << j.dump(2) << "\n";
         } else {
             printText(r);
@@ -349,6 +350,8 @@ int runPredict(const std::vector<std::string>& args)
         j["dp_comm_ms"] = p.dataCommSeconds * 1e3;
         j["bubble_ms"] = p.bubbleSeconds * 1e3;
         addNotes(j, notes);
+        const auto servers = beyondOneServerNote(layout, gpu);
+        j["layout_note"] = servers ? nlohmann::json(*servers) : nlohmann::json(nullptr);
         std::cout << j.dump(2) << "\n";
     } else {
         std::printf("%s on %lld x %s (dp %lld, tp %lld, pp %lld, %lld micro-batch%s), global batch %lld x seq %lld, %s, FP32\n",
@@ -359,6 +362,8 @@ int runPredict(const std::vector<std::string>& args)
                     p.tensorCommSeconds * 1e3, p.pipelineCommSeconds * 1e3, p.dataCommSeconds * 1e3);
         // The busiest GPU's shard and stage, as in the JSON: a layout that does not fit must say so.
         printMemory(p.step, " per GPU (the busiest)");
+        if (const auto servers = beyondOneServerNote(layout, gpu))
+            std::printf("  note: %s\n", oneLine(*servers).c_str());
         printNotes(notes);
     }
     return 0;

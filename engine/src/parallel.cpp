@@ -3,6 +3,7 @@
 #include "gpuforecast/error.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <regex>
 
 namespace gpuforecast {
@@ -118,6 +119,19 @@ double ringAllReduceSeconds(double bytes, long long n, double bandwidthGBps, dou
 double sendReceiveSeconds(double bytes, double bandwidthGBps, double latencyUs)
 {
     return bytes / (bandwidthGBps * 1e9) + latencyUs * 1e-6;
+}
+
+std::optional<std::string> beyondOneServerNote(const ParallelLayout& layout, const GpuSpec& gpu)
+{
+    if (layout.gpus() <= kGpusPerServer)
+        return std::nullopt;
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "%lld GPUs priced as one server, all on the sheet's link (%s%s%.0f GB/s); servers hold %lld GPUs "
+                  "at most, and the slower network between them is not priced, so communication is likely forecast short",
+                  layout.gpus(), gpu.interconnectKind.c_str(), gpu.interconnectKind.empty() ? "" : ", ",
+                  gpu.interconnectBandwidthGBps, kGpusPerServer);
+    return std::string(text);
 }
 
 double pipelineBubbleFraction(long long stages, long long microbatches)

@@ -29,6 +29,12 @@ ParallelLayout parseParallelLayout(const std::string& text, const std::string& s
 // Throws ForecastError with a message saying what does not divide what.
 void validateLayout(const ModelConfig& config, const GraphOptions& options, const ParallelLayout& layout);
 
+// Every GPU of a layout talks over the spec sheet's one link, as inside one server. Most servers
+// hold 8 GPUs; past that a real cluster crosses slower network links between servers, which the
+// forecast does not price. One line for people when the layout is that large, else nothing.
+inline constexpr long long kGpusPerServer = 8;
+std::optional<std::string> beyondOneServerNote(const ParallelLayout& layout, const GpuSpec& gpu);
+
 // Collectives over a ring of n GPUs, each link `bandwidthGBps` per direction, `latencyUs` per step.
 double ringAllReduceSeconds(double bytes, long long n, double bandwidthGBps, double latencyUs);
 double sendReceiveSeconds(double bytes, double bandwidthGBps, double latencyUs);
