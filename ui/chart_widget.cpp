@@ -4,6 +4,8 @@
 
 #include <qcustomplot.h>
 
+#include <QApplication>
+#include <QPalette>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -118,9 +120,11 @@ bool ChartWidget::sayWhenNoGpuIsTicked(const QString& purpose)
     hint->position->setCoords(0.5, 0.45);
     hint->setText(tr("No GPU ticked: tick one or more GPUs in the list to %1").arg(purpose));
     hint->setColor(plot_->xAxis->tickLabelColor());
-    hint->setBrush(plot_->background()); // over two panels' axes (Waves) it stays readable
+    hint->setBrush(QApplication::palette().color(QPalette::Base)); // the chart's background (applyChartStyle):
+                                                                     // over two panels' axes (Waves) it stays readable
     hint->setPen(QPen(plot_->xAxis->grid()->pen().color()));
     hint->setPadding(QMargins(10, 6, 10, 6));
+    hint->setLayer("legend"); // above the axes, which the default "main" layer lies under
     return true;
 }
 
