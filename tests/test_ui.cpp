@@ -56,6 +56,13 @@ int fieldRow(const char* key)
     return -1;
 }
 
+// A hand-written file for a test to open (a scenario, a sheet).
+bool writeText(const QString& path, const QByteArray& text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+}
+
 // The session forecasts one sequence of `seq` tokens of `model` on `gpu` alone.
 bool showOneSequence(ForecastSession& session, const char* model, long long seq, const char* gpu)
 {
@@ -438,11 +445,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath("bad.json");
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"format": "gpuforecast-scenario-1", "model": "gpt2_large", "batch": 4, "seq": 1024,
-                    "mode": "inference", "gpus": ["T4", "H900"]})");
-        f.close();
+        QVERIFY(writeText(path, R"({"format": "gpuforecast-scenario-1", "model": "gpt2_large", "batch": 4, "seq": 1024,
+                                   "mode": "inference", "gpus": ["T4", "H900"]})"));
         ForecastSession session(nullptr, store());
         MainWindow window(&session);
         const QStringList gpusBefore = session.selectedGpus();
@@ -456,11 +460,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath("twice.json");
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"format": "gpuforecast-scenario-1", "model": "gpt2_large", "batch": 4, "seq": 128,
-                    "mode": "inference", "gpus": ["T4", "H100-SXM5-80GB", "T4"]})");
-        f.close();
+        QVERIFY(writeText(path, R"({"format": "gpuforecast-scenario-1", "model": "gpt2_large", "batch": 4, "seq": 128,
+                                   "mode": "inference", "gpus": ["T4", "H100-SXM5-80GB", "T4"]})"));
         ForecastSession session(nullptr, store());
         MainWindow window(&session);
         QVERIFY(window.openScenario(path));
@@ -985,10 +986,7 @@ private slots:
     void brokenUserFileIsReportedNotFatal()
     {
         QDir().mkpath(userData_.filePath("gpus"));
-        QFile f(userData_.filePath("gpus/broken.json"));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\"id\": \"broken\", \"sm_count\": -3}");
-        f.close();
+        QVERIFY(writeText(userData_.filePath("gpus/broken.json"), "{\"id\": \"broken\", \"sm_count\": -3}"));
         ForecastSession session(nullptr, store());
         QCOMPARE(session.loadProblems().size(), 1);
         QVERIFY(session.loadProblems().front().contains("broken.json"));
