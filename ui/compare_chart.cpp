@@ -115,8 +115,17 @@ void CompareChart::rebuild()
         label->position->setCoords(keys[g], logScale() ? values[g] * 1.03 : values[g] + top * 0.02);
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->setColor(plot_->xAxis->tickLabelColor());
+        // Cut short, a label still says what a reader must not miss: that the model does not fit,
+        // and that the forecast reaches beyond the measured GPUs ("extrapolated": it must fit a slot).
+        const ModelForecast& f = (*forecasts)[std::size_t(g)];
         const QStringList details = barDetails(std::size_t(g));
-        labels_.push_back({label, details.join('\n'), details.front() + '\n' + details.at(1).section(' ', 0, 0)});
+        const QString reach = extrapolationNotes(f).isEmpty() ? QString()
+                              : borrowsEfficiency(f)          ? tr("\nextrapolated")
+                                                              : tr("\nnear the edge");
+        labels_.push_back({label, details.join('\n'),
+                           details.front() + '\n' + details.at(1).section(' ', 0, 0) +
+                               (f.fits() ? QString() : tr("\ndoes NOT fit")) + reach,
+                           details.front() + (f.fits() ? QString() : tr(", does NOT fit"))});
     }
     top_ = top;
     plot_->xAxis->setTicker(ticker);
@@ -166,39 +175,27 @@ bool CompareChart::chooseLabels()
         const QStringList lines = text.split('\n');
         return std::all_of(lines.begin(), lines.end(), [&](const QString& line) { return metrics.horizontalAdvance(line) <= 0.95 * slot; });
     };
-    const auto forecasts = session_->forecasts();
-    std::vector<QString> compact;
     bool full = true, shortFit = true;
-    for (std::size_t g = 0; g < labels_.size(); ++g) {
-        // Cut short, a label still says what a reader must not miss: that the model does not fit,
-        // and that the forecast reaches beyond the measured GPUs ("extrapolated": it must fit a slot).
-        const bool fits = g < forecasts->size() && (*forecasts)[g].fits();
-        const bool outside = g < forecasts->size() && !extrapolationNotes((*forecasts)[g]).isEmpty();
-        const QString reach = !outside ? QString()
-                              : borrowsEfficiency((*forecasts)[g]) ? tr("\nextrapolated")
-                                                                   : tr("\nnear the edge");
-        compact.push_back(labels_[g].compact + (fits ? QString() : tr("\ndoes NOT fit")) + reach);
-        full = full && fitsSlot(labels_[g].item, labels_[g].full);
-        shortFit = shortFit && fitsSlot(labels_[g].item, compact.back());
+    for (const auto& l : labels_) {
+        full = full && fitsSlot(l.item, l.full);
+        shortFit = shortFit && fitsSlot(l.item, l.compact);
     }
     uprightLabels_ = !full && !shortFit;
-    for (std::size_t g = 0; g < labels_.size(); ++g) {
-        QCPItemText* item = labels_[g].item;
+    for (const auto& l : labels_) {
         if (uprightLabels_) { // reads upward from just above the bar
-            const bool fits = g < forecasts->size() && (*forecasts)[g].fits();
-            const bool room = QFontMetrics(item->font()).lineSpacing() <= slot; // else the hover alone
-            item->setText(!room ? QString() : labels_[g].compact.section('\n', 0, 0) + (fits ? QString() : tr(", does NOT fit")));
-            item->setRotation(-90);
-            item->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+            const bool room = QFontMetrics(l.item->font()).lineSpacing() <= slot; // else the hover alone
+            l.item->setText(room ? l.upright : QString());
+            l.item->setRotation(-90);
+            l.item->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         } else {
-            item->setText(full ? labels_[g].full : compact[g]);
-            item->setRotation(0);
-            item->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+            l.item->setText(full ? l.full : l.compact);
+            l.item->setRotation(0);
+            l.item->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         }
     }
     compactLabels_ = !full;
     QStringList names;
-    for (const auto& f : *forecasts)
+    for (const auto& f : *session_->forecasts())
         names << QString::fromStdString(f.gpu);
     return slantCrowdedNames(plot_->xAxis, names);
 }

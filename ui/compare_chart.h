@@ -54,9 +54,9 @@ private:
     double bottom_ = 0; // the latency axis's lower end, ms (0 on a linear axis)
     QString wantedBaseline_; // kept while that GPU is unchecked, so re-checking it restores the choice
     QCPBars* bars_ = nullptr;
-    struct BarLabel {
+    struct BarLabel { // its three forms, made once per rebuild; chooseLabels() only measures them
         QCPItemText* item;
-        QString full, compact;
+        QString full, compact, upright;
     };
     std::vector<BarLabel> labels_;
     double top_ = 1;             // the tallest bar, ms
