@@ -773,6 +773,7 @@ private slots:
         QVERIFY(std::any_of(notes.begin(), notes.end(), [](const QJsonValue& n) {
             return n.toObject()["quantity"].toString() == "FP32 per SM" && n.toObject()["factor"].toDouble() > 2;
         }));
+        QCOMPARE(j["coverage"].toString(), QString("beyond")); // the comparison CSV's word
         const Run text = cli({"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--seq", "1024"});
         QVERIFY2(text.out.contains("note: beyond the measured GPUs, FP32 per SM"), qPrintable(text.out));
         // P4 is outside the others' bandwidth per SM yet keeps its own learned efficiency: near the edge.
@@ -783,6 +784,9 @@ private slots:
         // A100-PCIE-40GB sits among the other measured GPUs (it is never compared with itself).
         const Run a100 = cli({"predict", "--model", "gpt2_large", "--gpu", "A100-PCIE-40GB", "--seq", "1024", "--json"});
         QVERIFY(QJsonDocument::fromJson(a100.out.toUtf8()).object()["extrapolation"].toArray().isEmpty());
+        QCOMPARE(QJsonDocument::fromJson(a100.out.toUtf8()).object()["coverage"].toString(), QString("within"));
+        const Run p4Json = cli({"predict", "--model", "gpt2_large", "--gpu", "P4", "--seq", "128", "--json"});
+        QCOMPARE(QJsonDocument::fromJson(p4Json.out.toUtf8()).object()["coverage"].toString(), QString("near_edge"));
     }
 
     void trainingAddsBackward()

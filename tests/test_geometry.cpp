@@ -375,6 +375,39 @@ private slots:
         QCOMPARE(specExtrapolation(fast, measured).front().measuredMax, 100.0);
     }
 
+    // Within, near the edge, beyond: one reading of a sheet for every view.
+    void coverageIsWithinNearTheEdgeOrBeyond()
+    {
+        // Per SM: A 100 GFLOP/s, 10 GB/s, 1.6 GB; B 200 GFLOP/s, 20 GB/s, 3.2 GB.
+        const std::vector<ReferenceGpu> measured{{"A", 10, 1000, 100, 4, 2018, 16}, {"B", 10, 2000, 200, 4, 2020, 32}};
+        const SpecCoverage inside = specCoverage(toyGpu(), measured);
+        QCOMPARE(inside.level, Coverage::Within);
+        QVERIFY(inside.outside.empty() && !inside.donor);
+        QCOMPARE(std::string(coverageName(inside.level)), std::string("within"));
+
+        // B as trained on: twice A's rates per SM, outside the range of the others (A alone), yet
+        // the networks learned B itself, so it borrows nothing (P4 among the bundled GPUs).
+        GpuSpec edge = toyGpu();
+        edge.id = "B";
+        edge.fp32Gflops = edge.fp32MatrixGflops = 2000;
+        edge.memoryBandwidthGBps = 200;
+        edge.memoryGb = 32;
+        const SpecCoverage near = specCoverage(edge, measured);
+        QCOMPARE(near.level, Coverage::NearEdge);
+        QCOMPARE(near.outside.front().quantity, std::string("FP32 per SM"));
+        QVERIFY(!near.donor);
+        QCOMPARE(std::string(coverageName(near.level)), std::string("near_edge"));
+
+        GpuSpec far = toyGpu(); // 2.5x: takes B's GEMM efficiency
+        far.fp32Gflops = far.fp32MatrixGflops = 5000;
+        far.memoryBandwidthGBps = 500;
+        const SpecCoverage beyond = specCoverage(far, measured);
+        QCOMPARE(beyond.level, Coverage::Beyond);
+        QVERIFY(beyond.donor && beyond.donor->gpu.id == "B");
+        QVERIFY(!beyond.outside.empty());
+        QCOMPARE(std::string(coverageName(beyond.level)), std::string("beyond"));
+    }
+
     void gemmEfficiencyIsBorrowedBeyondTheMeasuredRange()
     {
         // Per SM: A 100 GFLOP/s, 10 GB/s, 1.6 GB; B 200 GFLOP/s, 20 GB/s, 3.2 GB.

@@ -1296,6 +1296,28 @@ private slots:
         QVERIFY2(panel.coverageText().startsWith("Near the edge of the measured GPUs"), qPrintable(panel.coverageText()));
     }
 
+    // Cut short, a bar's label says "beyond measured" or "near the edge" in the words of its hover
+    // text and the what-if panel (it said "extrapolated" where they said "beyond").
+    void compareShortLabelsUseTheCoverageWords()
+    {
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"H100-SXM5-80GB", "P4", "A100-PCIE-40GB"});
+        CompareChart compare(&session);
+        compare.resize(640, 500); // too narrow for the full labels, wide enough for the short ones
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        compare.plot()->replot();
+        QStringList texts;
+        for (int i = 0; i < compare.plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i)))
+                texts << t->text();
+        QCOMPARE(texts.size(), 3);
+        QVERIFY2(!texts[0].contains("fits in memory"), qPrintable(texts.join(" | "))); // the short form
+        QVERIFY2(texts[0].endsWith("beyond measured"), qPrintable(texts.join(" | ")));
+        QVERIFY2(texts[1].endsWith("near the edge"), qPrintable(texts[1]));
+        QVERIFY2(!texts[2].contains("beyond") && !texts[2].contains("edge"), qPrintable(texts[2]));
+    }
+
     void toolTipsNameTheGpuTheKernelAndTheUnit()
     {
         ForecastSession session(nullptr, store());

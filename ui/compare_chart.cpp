@@ -116,12 +116,13 @@ void CompareChart::rebuild()
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->setColor(plot_->xAxis->tickLabelColor());
         // Cut short, a label still says what a reader must not miss: that the model does not fit,
-        // and that the forecast reaches beyond the measured GPUs ("extrapolated": it must fit a slot).
+        // and that the forecast reaches beyond the measured GPUs or near their edge.
         const ModelForecast& f = (*forecasts)[std::size_t(g)];
         const QStringList details = barDetails(std::size_t(g));
-        const QString reach = extrapolationNotes(f).isEmpty() ? QString()
-                              : borrowsEfficiency(f)          ? tr("\nextrapolated")
-                                                              : tr("\nnear the edge");
+        const Coverage level = coverage(f).level;
+        const QString reach = level == Coverage::Within ? QString()
+                              : level == Coverage::Beyond ? tr("\nbeyond measured")
+                                                          : tr("\nnear the edge");
         labels_.push_back({label, details.join('\n'),
                            details.front() + '\n' + details.at(1).section(' ', 0, 0) +
                                (f.fits() ? QString() : tr("\ndoes NOT fit")) + reach,
@@ -157,8 +158,8 @@ QStringList CompareChart::barDetails(std::size_t g) const
             lines << tr("%1 per $1k").arg(formatRate(tokensPerSecond / (*spec->priceUsd * gpus / 1e3), tr("tokens/s")));
     }
     lines << (f.fits() ? tr("fits in memory") : tr("does NOT fit (%1 GB)").arg(f.memory.totalBytes() / 1e9, 0, 'f', 0));
-    if (!extrapolationNotes(f).isEmpty()) // the what-if panel's words for the same GPU
-        lines << (borrowsEfficiency(f) ? tr("beyond the measured GPUs (hover)") : tr("near the edge of the measured GPUs (hover)"));
+    if (const Coverage level = coverage(f).level; level != Coverage::Within) // the what-if panel's words
+        lines << (level == Coverage::Beyond ? tr("beyond the measured GPUs (hover)") : tr("near the edge of the measured GPUs (hover)"));
     return lines;
 }
 
@@ -245,38 +246,38 @@ QString CompareChart::toolTipAt(const QPointF& pixel) const
     if (compactLabels_) { // the label above the bar is cut short: the rest is here
         QStringList details = barDetails(std::size_t(g));
         details.removeFirst(); // the time, given above
-        if (!extrapolationNotes(f).isEmpty())
+        if (coverage(f).level != Coverage::Within)
             details.removeLast(); // "(hover)": this is the hover
         text += '\n' + details.join('\n');
     }
-    const QString reach = borrowsEfficiency(f) ? tr("\nBeyond the measured GPUs, so less certain: %1")
-                                               : tr("\nNear the edge of the measured GPUs, so a little less certain: %1");
+    const QString reach = coverage(f).level == Coverage::Beyond
+                              ? tr("\nBeyond the measured GPUs, so less certain: %1")
+                              : tr("\nNear the edge of the measured GPUs, so a little less certain: %1");
     for (const QString& note : extrapolationNotes(f))
         text += reach.arg(note);
     return text;
 }
 
-bool CompareChart::borrowsEfficiency(const ModelForecast& f) const
+SpecCoverage CompareChart::coverage(const ModelForecast& f) const
 {
-    return session_->gpu(QString::fromStdString(f.gpu)) &&
-           session_->forecaster().gemmEfficiencyDonor(session_->effectiveGpu(QString::fromStdString(f.gpu))).has_value();
+    const QString id = QString::fromStdString(f.gpu);
+    // A what-if variant is forecast with its sheet's learned efficiency, so the sheet's range counts.
+    return session_->gpu(id) ? session_->forecaster().coverage(session_->effectiveGpu(id)) : SpecCoverage{};
 }
 
 QStringList CompareChart::extrapolationNotes(const ModelForecast& f) const
 {
+    const SpecCoverage c = coverage(f);
     QStringList notes;
-    if (session_->gpu(QString::fromStdString(f.gpu))) {
-        // A what-if variant is forecast with its sheet's learned efficiency, so the sheet's range counts.
-        const GpuSpec gpu = session_->effectiveGpu(QString::fromStdString(f.gpu));
-        for (const auto& e : specExtrapolation(gpu.efficiencySheet(), session_->forecaster().tiles().gpus()))
-            notes << QString::fromStdString(e.text);
-        if (const auto donor = session_->forecaster().gemmEfficiencyDonor(gpu)) {
-            notes << QString::fromStdString(describeDonor(*donor));
-            // The measured sheet: an edited T4 keeps it as its efficiency basis.
-            if (const GpuSpec* lender = session_->gpu(QString::fromStdString(donor->gpu.id)))
-                if (const auto caution = slotPoweredDonorCaution(gpu, lender->efficiencySheet(), donor->weight))
-                    notes << QString::fromStdString(*caution);
-        }
+    for (const auto& e : c.outside)
+        notes << QString::fromStdString(e.text);
+    if (c.donor) {
+        notes << QString::fromStdString(describeDonor(*c.donor));
+        // The measured sheet: an edited T4 keeps it as its efficiency basis.
+        if (const GpuSpec* lender = session_->gpu(QString::fromStdString(c.donor->gpu.id)))
+            if (const auto caution = slotPoweredDonorCaution(session_->effectiveGpu(QString::fromStdString(f.gpu)),
+                                                             lender->efficiencySheet(), c.donor->weight))
+                notes << QString::fromStdString(*caution);
     }
     return notes;
 }

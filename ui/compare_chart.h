@@ -41,11 +41,11 @@ private:
     bool chooseLabels();
     void fitToLayout() override;
     void syncBaselineChoices();
-    // Where the GPU's per-SM spec ratios lie outside every measured GPU's (engine extrapolation.h).
+    // Where the GPU lies against the measured GPUs (engine specCoverage): within, near the edge or
+    // beyond, in the what-if panel's words. Within for a GPU the session no longer has.
+    SpecCoverage coverage(const ModelForecast& f) const;
+    // The coverage's notes for people: the ratios outside the measured range, the donor, its caution.
     QStringList extrapolationNotes(const ModelForecast& f) const;
-    // Whether the GPU is so far out that it takes a measured GPU's GEMM efficiency ("beyond the
-    // measured GPUs"); outside the ranges without it, it is "near the edge", as the what-if panel says.
-    bool borrowsEfficiency(const ModelForecast& f) const;
     // The latency axis's value at `fraction` of the way from its bottom to the top of the tallest
     // bar's label space (linear or log, as the axis is).
     double axisTop(double labelFraction) const;

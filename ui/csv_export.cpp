@@ -52,12 +52,12 @@ std::string comparisonCsv(const ForecastSession& session, const QString& baselin
         if (spec) {
             // As the forecast saw it (a what-if variant keeps its sheet's learned efficiency).
             const GpuSpec gpu = session.effectiveGpu(QString::fromStdString(f.gpu));
-            const auto d = session.forecaster().gemmEfficiencyDonor(gpu);
+            const SpecCoverage c = session.forecaster().coverage(gpu);
+            const auto& d = c.donor;
             if (d)
                 donor = d->gpu.id;
             // The words of the Compare chart and the what-if panel, for a spreadsheet to filter on.
-            const bool outside = !specExtrapolation(gpu.efficiencySheet(), session.forecaster().tiles().gpus()).empty();
-            coverage = d ? "beyond" : outside ? "near_edge" : "within";
+            coverage = coverageName(c.level);
             if (d)
                 if (const GpuSpec* lender = session.gpu(QString::fromStdString(d->gpu.id)))
                     caution = slotPoweredDonorCaution(gpu, lender->efficiencySheet(), d->weight).value_or("");

@@ -75,19 +75,18 @@ void WhatIfPanel::showCoverage()
     // A what-if variant is forecast with its sheet's learned efficiency (GpuSpec::efficiencyBasis),
     // so the sheet's coverage is what counts.
     const GpuSpec gpu = session_->effectiveGpu(gpuId_);
-    const GpuSpec& sheet = gpu.efficiencySheet();
-    const auto& measured = session_->forecaster().tiles().gpus();
+    const SpecCoverage coverage = session_->forecaster().coverage(gpu);
     QStringList beyond;
-    for (const auto& e : specExtrapolation(sheet, measured))
+    for (const auto& e : coverage.outside)
         beyond << QString::fromStdString(e.text);
     QString text;
-    if (const auto donor = session_->forecaster().gemmEfficiencyDonor(sheet)) {
+    if (const auto& donor = coverage.donor) {
         text = tr("Beyond the measured GPUs: %1.").arg(QString::fromStdString(describeDonor(*donor)));
         if (const GpuSpec* lender = session_->gpu(QString::fromStdString(donor->gpu.id)))
             if (const auto caution = slotPoweredDonorCaution(gpu, lender->efficiencySheet(), donor->weight))
                 text += " " + QString::fromStdString(*caution) + ".";
     }
-    else if (!beyond.isEmpty())
+    else if (coverage.level == Coverage::NearEdge)
         text = tr("Near the edge of the measured GPUs: the networks extrapolate a little.");
     else
         text = tr("Within the range of the measured GPUs.");

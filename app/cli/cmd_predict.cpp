@@ -137,8 +137,7 @@ void addLayoutJson(nlohmann::json& j, const ParallelLayout& layout, double micro
 }
 
 struct Notes {
-    std::vector<SpecExtrapolation> extrapolation;
-    std::optional<GemmEfficiencyDonor> donor;
+    SpecCoverage coverage; // the ratios outside the measured range, and the donor beyond it
     std::string sheet; // --gpu was a spec file: its path (its id may also name a bundled GPU)
     std::string efficiencyBasis; // the sheet's "efficiency_basis": whose learned efficiency it reads
     std::optional<std::string> sheetCheck; // the FP32 peak disagrees with SMs x cores x clock
@@ -161,19 +160,20 @@ bool isFp32(const std::string& dtype) { return dtype.empty() || dtype == "float3
 void addNotes(nlohmann::json& j, const Notes& notes)
 {
     nlohmann::json a = nlohmann::json::array();
-    for (const auto& e : notes.extrapolation)
+    for (const auto& e : notes.coverage.outside)
         a.push_back({{"quantity", e.quantity}, {"unit", e.unit}, {"value", e.value}, {"measured_min", e.measuredMin},
                      {"measured_max", e.measuredMax}, {"factor", e.factor}, {"text", e.text}});
     j["extrapolation"] = std::move(a);
+    j["coverage"] = coverageName(notes.coverage.level); // the comparison CSV's word
     j["gpu_sheet"] = notes.sheet.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.sheet);
     j["efficiency_basis"] = notes.efficiencyBasis.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.efficiencyBasis);
     j["sheet_check"] = notes.sheetCheck ? nlohmann::json(*notes.sheetCheck) : nlohmann::json(nullptr);
     j["gemm_efficiency_from"] = nullptr;
-    if (notes.donor)
+    if (const auto& donor = notes.coverage.donor)
         j["gemm_efficiency_from"] = {
-            {"gpu", notes.donor->gpu.id},
-            {"weight", notes.donor->weight},
-            {"text", describeDonor(*notes.donor)},
+            {"gpu", donor->gpu.id},
+            {"weight", donor->weight},
+            {"text", describeDonor(*donor)},
             {"caution", notes.donorCaution ? nlohmann::json(*notes.donorCaution) : nlohmann::json(nullptr)}};
     j["read_as_new_gpu"] = notes.readAsNew ? nlohmann::json(*notes.readAsNew) : nlohmann::json(nullptr);
     j["unlearned_classes"] = notes.unlearned;
@@ -196,11 +196,12 @@ void printNotes(const Notes& notes)
         std::printf("  note: check the spec sheet: %s\n", notes.sheetCheck->c_str());
     // Far enough out to borrow a measured GPU's GEMM efficiency is "beyond"; outside a range
     // without borrowing (P4's bandwidth per SM) is "near the edge", the GUI's words for the same.
-    for (const auto& e : notes.extrapolation)
-        std::printf("  note: %s, %s\n", notes.donor ? "beyond the measured GPUs" : "near the edge of the measured GPUs",
+    for (const auto& e : notes.coverage.outside)
+        std::printf("  note: %s, %s\n",
+                    notes.coverage.level == Coverage::Beyond ? "beyond the measured GPUs" : "near the edge of the measured GPUs",
                     e.text.c_str());
-    if (notes.donor)
-        std::printf("  note: %s\n", describeDonor(*notes.donor).c_str());
+    if (notes.coverage.donor)
+        std::printf("  note: %s\n", describeDonor(*notes.coverage.donor).c_str());
     if (notes.donorCaution)
         std::printf("  note: %s\n", notes.donorCaution->c_str());
     if (notes.readAsNew)
@@ -309,10 +310,10 @@ int runPredict(const std::vector<std::string>& args)
     // Said next to every forecast: how far this GPU's per-SM ratios are from any measured GPU's,
     // and whose GEMM efficiency it borrows because of that. A sheet with an efficiency basis is
     // read as that basis, so the basis's coverage is what counts.
-    const GpuSpec& read = gpu.efficiencySheet();
-    const auto donor = forecaster.gemmEfficiencyDonor(read);
+    SpecCoverage coverage = forecaster.coverage(gpu);
+    const auto donor = coverage.donor;
     const GpuSpec* donorSheet = donor ? findGpu(catalog, donor->gpu.id) : nullptr;
-    const Notes notes{specExtrapolation(read, forecaster.tiles().gpus()), donor,
+    const Notes notes{std::move(coverage),
                       fromFile ? gpuArg : std::string(), gpu.efficiencyBasis ? gpu.efficiencyBasis->id : std::string(),
                       fp32PeakMismatch(gpu), unlearnedClasses(forecaster), weightsDir,
                       graphCheckedByMeasuredRuns(config) ? std::string() : config.family, config.assumed,

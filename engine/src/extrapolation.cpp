@@ -110,6 +110,25 @@ std::optional<GemmEfficiencyDonor> gemmEfficiencyDonor(const GpuSpec& gpu, const
     return best;
 }
 
+SpecCoverage specCoverage(const GpuSpec& sheet, const std::vector<ReferenceGpu>& measured)
+{
+    SpecCoverage c;
+    c.outside = specExtrapolation(sheet, measured);
+    c.donor = gemmEfficiencyDonor(sheet, measured);
+    c.level = c.donor ? Coverage::Beyond : c.outside.empty() ? Coverage::Within : Coverage::NearEdge;
+    return c;
+}
+
+const char* coverageName(Coverage level)
+{
+    switch (level) {
+    case Coverage::NearEdge: return "near_edge";
+    case Coverage::Beyond: return "beyond";
+    case Coverage::Within: break;
+    }
+    return "within";
+}
+
 std::optional<std::string> readAsNewGpuNote(const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured)
 {
     if (gpu.efficiencyBasis || !gpu.efficiencyBasisId.empty() || gemmEfficiencyDonor(gpu, measured))

@@ -146,6 +146,8 @@ std::optional<GemmEfficiencyDonor> Forecaster::gemmEfficiencyDonor(const GpuSpec
     return gpuforecast::gemmEfficiencyDonor(gpu.efficiencySheet(), tiles_->gpus());
 }
 
+SpecCoverage Forecaster::coverage(const GpuSpec& gpu) const { return specCoverage(gpu.efficiencySheet(), tiles_->gpus()); }
+
 Eigen::MatrixXd Forecaster::logUtilization(const UtilizationModel& model, std::span<const Kernel> kernels,
                                            std::span<const KernelGeometry> own, std::span<const double> waves,
                                            const GpuSpec& gpu, std::optional<GemmEfficiencyDonor>& donor,

@@ -55,6 +55,22 @@ struct GemmEfficiencyDonor {
 std::optional<GemmEfficiencyDonor> gemmEfficiencyDonor(const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured,
                                                        double tolerance = kExtrapolationTolerance);
 
+// Where a sheet lies against the measured GPUs, in the words every view uses: within the measured
+// range; near the edge, when some ratio lies outside the other measured GPUs' range but the
+// networks learned this GPU itself (P4's bandwidth per SM); beyond, when it borrows a measured
+// GPU's GEMM efficiency (every unmeasured sheet outside the range, with a weight that rises).
+// One function, so that the Compare chart, the what-if panel, `predict` and the comparison CSV
+// cannot disagree (P4 was once "beyond" on its bar and "near the edge" in the panel).
+enum class Coverage { Within, NearEdge, Beyond };
+struct SpecCoverage {
+    Coverage level = Coverage::Within;
+    std::vector<SpecExtrapolation> outside;   // the ratios outside the measured range
+    std::optional<GemmEfficiencyDonor> donor; // set exactly when level is Beyond
+};
+SpecCoverage specCoverage(const GpuSpec& sheet, const std::vector<ReferenceGpu>& measured);
+// "within", "near_edge", "beyond": the words of the comparison CSV and predict's JSON.
+const char* coverageName(Coverage level);
+
 // One line for people: "GEMM efficiency taken from T4, the nearest measured GPU (weight 100%)".
 std::string describeDonor(const GemmEfficiencyDonor& donor);
 

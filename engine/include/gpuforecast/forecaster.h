@@ -129,6 +129,9 @@ public:
     // networks were trained on (gemmEfficiencyDonor over the tile database's GPUs). A what-if
     // variant is judged by the sheet it came from (GpuSpec::efficiencySheet), as its forecast is.
     std::optional<GemmEfficiencyDonor> gemmEfficiencyDonor(const GpuSpec& gpu) const;
+    // Where `gpu` lies against the networks' training GPUs (specCoverage over the tile database's
+    // GPUs), judged by the sheet it is read as, like gemmEfficiencyDonor.
+    SpecCoverage coverage(const GpuSpec& gpu) const;
 
 private:
     std::vector<KernelForecast> predictAsGiven(std::span<const Kernel> kernels, const GpuSpec& gpu,
