@@ -120,6 +120,30 @@ private slots:
         }
     }
 
+    // The embedding runs where the tokens enter, on the first stage; the final norm and the head
+    // on the last. The busiest stage's step shows only its own end's kernels.
+    void embeddingRunsOnTheFirstPipelineStage()
+    {
+        ParallelLayout l;
+        l.pp = 2;
+        l.microbatches = 2;
+        const auto p = forecastParallel(forecaster(), gpt2(), GraphOptions{8, 1024, true, false}, l, a100());
+        double layers = 0, embedding = 0, rest = 0;
+        for (const auto& op : p.perGpu.ops) {
+            const bool embed = op.op.node.rfind("embed.", 0) == 0;
+            QVERIFY2(!(embed && op.op.perLayer), op.op.node.c_str());
+            (op.op.perLayer ? layers : embed ? embedding : rest) += op.totalSeconds();
+        }
+        QVERIFY(embedding > 0 && rest > embedding); // GPT-2's head outweighs its embedding
+        const double m = 2;
+        QVERIFY(std::abs(p.stageSeconds[0] - (layers / 2 + embedding) * m) <= 1e-9 * p.stageSeconds[0]);
+        QVERIFY(std::abs(p.stageSeconds[1] - (layers / 2 + rest) * m) <= 1e-9 * p.stageSeconds[1]);
+        QCOMPARE(p.computeSeconds, p.stageSeconds[1]);
+        for (const auto& op : p.step.ops) // the last stage's step: no embedding
+            if (op.op.node.rfind("embed.", 0) == 0)
+                QCOMPARE(op.totalSeconds(), 0.0);
+    }
+
     void stepForecastAddsUpToTheParallelTotal_data()
     {
         QTest::addColumn<QString>("layout");

@@ -136,6 +136,33 @@ private slots:
         QVERIFY(repriced > 0);
     }
 
+    // On a pipeline the table is the busiest stage's GPU (the last, with the head): the embedding
+    // runs on the first stage, so its rows show no launches and say where it runs.
+    void pipelineTableSaysTheEmbeddingRunsElsewhere()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(showOneSequence(session, "gpt2_large", 1, "A100-PCIE-40GB"));
+        QVERIFY(!session.setLayout(ParallelLayout{1, 1, 2})); // pp 2
+        OperatorTableModel ops(&session);
+        ops.setGpu("A100-PCIE-40GB");
+        int embedding = 0, head = 0;
+        for (int row = 0; row < ops.rowCount(); ++row) {
+            const QString name = ops.index(row, OperatorTableModel::Name).data().toString();
+            const QString tip = ops.index(row, OperatorTableModel::Count).data(Qt::ToolTipRole).toString();
+            if (name.startsWith("embed.")) {
+                ++embedding;
+                QCOMPARE(ops.index(row, OperatorTableModel::Count).data(OperatorTableModel::SortRole).toDouble(), 0.0);
+                QVERIFY2(tip.contains("Another pipeline stage runs this kernel"), qPrintable(tip));
+            }
+            if (name == "lm_head") {
+                ++head;
+                QVERIFY(ops.index(row, OperatorTableModel::Count).data(OperatorTableModel::SortRole).toDouble() > 0);
+                QVERIFY(tip.isEmpty());
+            }
+        }
+        QVERIFY(embedding > 0 && head > 0);
+    }
+
     // The Tile column says what one thread block works on: a GEMM tile, 512 elements of an
     // element-wise kernel, or whole rows (softmax packs 4 rows of 1024 into a block).
     void tileColumnShowsWhatOneBlockHolds()

@@ -77,6 +77,9 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ToolTipRole && index.column() == Bound && rereadBound)
         return tr("Its rows no longer fit in L1, so later passes read them again from DRAM; the time is "
                   "that traffic at 85% of the memory bandwidth (docs/method.md, section 2).");
+    if (role == Qt::ToolTipRole && launches == 0 && (index.column() == Count || index.column() == TimeMs))
+        return tr("Another pipeline stage runs this kernel: the first holds the embedding, the last the head. "
+                  "The table shows the busiest stage's GPU.");
     // Fused chains have names of a hundred characters; the view elides them, the tooltip does not.
     if (role == Qt::ToolTipRole && (index.column() == Name || index.column() == Dims || index.column() == Tile))
         role = Qt::DisplayRole;

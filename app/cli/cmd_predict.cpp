@@ -95,7 +95,7 @@ nlohmann::json toJson(const ModelForecast& r)
                           {"op", o.op.kernel.op},
                           {"phase", std::string(phaseName(o.op.phase))},
                           {"count", o.op.count},
-                          {"repeat", o.repeat}, // per step: 1, or a pipeline stage's share of micro-batches
+                          {"repeat", o.repeat}, // per step: 1, a pipeline stage's share of micro-batches, 0 on another stage
                           {"dims", dimsJson(o.op.kernel)},
                           {"kernel_ms", f.ms()},
                           {"kernel_low_ms", f.secondsLow * 1e3},

@@ -152,32 +152,47 @@ ParallelForecast forecastParallel(const Forecaster& forecaster, const ModelConfi
     const ModelConfig shard = tensorShard(config, layout.tp);
     r.perGpu = forecastModel(forecaster, shard, micro, gpu);
 
-    // Split one micro-batch's compute into the repeated layers (divided among the stages) and the
-    // rest (embedding, final norm, head), which lands on the last stage: it is the busiest, so the
-    // step forecast is its kernels, each repeated for every micro-batch.
+    // Split one micro-batch's compute into the repeated layers, divided among the stages, and the
+    // rest: what the graph lists before the first layer (embedding, position and mask work) runs
+    // on the first stage, everything after it (final norm, head) on the last. The step forecast
+    // is the busiest stage's kernels, each repeated for every micro-batch; the other end's
+    // non-layer kernels run elsewhere and take no time in it (repeat 0). With one micro-batch the
+    // step is the sum of the stages either way; with more, the busiest stage no longer carries
+    // the embedding's m launches.
     const double p = double(layout.pp), m = double(layout.microbatches);
-    double layerSeconds = 0;
+    double layerSeconds = 0, firstSeconds = 0, lastSeconds = 0;
+    bool layersSeen = false;
+    std::vector<bool> onFirstStage;
+    onFirstStage.reserve(r.perGpu.ops.size());
+    for (const auto& op : r.perGpu.ops) {
+        layersSeen = layersSeen || op.op.perLayer;
+        onFirstStage.push_back(!layersSeen);
+        (op.op.perLayer ? layerSeconds : !layersSeen ? firstSeconds : lastSeconds) += op.totalSeconds();
+    }
+    r.stageSeconds.assign(std::size_t(layout.pp), layerSeconds / p * m);
+    r.stageSeconds.front() += firstSeconds * m;
+    r.stageSeconds.back() += lastSeconds * m; // with one stage, everything
+    const std::size_t busiestStage =
+        std::size_t(std::max_element(r.stageSeconds.begin(), r.stageSeconds.end()) - r.stageSeconds.begin());
     r.step = r.perGpu;
     r.step.options = options;
     r.step.forwardSeconds = r.step.backwardSeconds = r.step.accumulateSeconds = 0;
-    for (auto& op : r.step.ops) {
-        if (op.op.perLayer)
-            layerSeconds += op.totalSeconds();
-        op.repeat = op.op.perLayer ? m / p : m;
+    for (std::size_t i = 0; i < r.step.ops.size(); ++i) {
+        auto& op = r.step.ops[i];
+        const std::size_t stage = onFirstStage[i] ? 0 : std::size_t(layout.pp - 1);
+        op.repeat = op.op.perLayer ? m / p : stage == busiestStage ? m : 0;
         const double s = op.totalSeconds();
         (op.op.phase == Phase::Forward    ? r.step.forwardSeconds
          : op.op.phase == Phase::Backward ? r.step.backwardSeconds
                                           : r.step.accumulateSeconds) += s;
     }
-    r.stageSeconds.assign(std::size_t(layout.pp), layerSeconds / p * m);
-    r.stageSeconds.back() = r.step.computeSeconds(); // the head (and, with one stage, everything) is last
     const double busiest = *std::max_element(r.stageSeconds.begin(), r.stageSeconds.end());
     r.computeSeconds = busiest;
     // Fill and drain: the first micro-batch passes through every stage before the busiest one
     // settles into its rhythm, and the last drains through the rest, so the step is the busiest
     // stage's m slots plus one micro-batch slot of every other stage (GPipe; 1F1B has the same
     // bubble). With equal stages this is the textbook (p - 1) / m of the busiest stage's work; the
-    // stages are not equal (the last holds the head), and with one micro-batch the step is exactly
+    // stages are not equal (the first holds the embedding, the last the head), and with one micro-batch the step is exactly
     // the sum of the stages.
     double stagesTotal = 0;
     for (double s : r.stageSeconds)
