@@ -833,7 +833,7 @@ private slots:
         QTest::newRow("unknown model") << QStringList{"predict", "--model", "gpt9", "--gpu", "T4", "--seq", "8"}
                                        << "unknown model 'gpt9'";
         QTest::newRow("unknown gpu") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "H900", "--seq", "8"}
-                                     << "unknown GPU 'H900'";
+                                     << "gpuforecast-cli predict: --gpu: unknown GPU 'H900'";
         QTest::newRow("bad mode") << base + QStringList{"--mode", "serving"} << "--mode: expected inference or training";
         QTest::newRow("missing seq") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "T4"} << "--seq: required";
         QTest::newRow("sequence beyond positions") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "T4", "--seq", "4096"}

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <string_view>
 
 namespace gpuforecast::cli {
 namespace {
@@ -272,7 +273,17 @@ int runPredict(const std::vector<std::string>& args)
     const ModelConfig config = resolveModel(dataDir, a.required("--model"));
     const auto catalog = loadGpuDirectory((dataDir / "gpus").string());
     const std::string gpuArg = a.required("--gpu");
-    const GpuSpec gpu = resolveGpu(catalog, gpuArg);
+    // An id that names no GPU is a mistake in the arguments, said with the command like the rest;
+    // a sheet file's errors name the file.
+    const GpuSpec gpu = [&] {
+        try {
+            return resolveGpu(catalog, gpuArg);
+        } catch (const ForecastError& e) {
+            if (std::string_view(e.what()).starts_with("--gpu: "))
+                throw UsageError(e.what());
+            throw;
+        }
+    }();
     const bool fromFile = !findGpu(catalog, gpuArg);
     const std::string weightsDir = a.value("--weights").value_or((dataDir / "weights").string());
     const Forecaster forecaster = Forecaster::loadFromDirectory(weightsDir);
