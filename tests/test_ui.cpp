@@ -136,6 +136,34 @@ private slots:
         QVERIFY(repriced > 0);
     }
 
+    // V100's attention scores (GPT-2 large, 1024 tokens) lie right of the ridge by the whole
+    // kernel's traffic, yet each of its tiles is memory-bound: the roofline's hover says why the
+    // operator table reads "memory"; a kernel on which the two agree gets no such line.
+    void rooflineExplainsWhenTheTablesBoundDiffers()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(showOneSequence(session, "gpt2_large", 1024, "V100-PCIE-32GB"));
+        RooflineChart roofline(&session);
+        roofline.resize(1200, 700);
+        roofline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&roofline));
+        auto tipOn = [&](const char* op) {
+            roofline.setSelectedOperator(op);
+            roofline.plot()->replot();
+            const RooflinePoint p = roofline.highlighted().front().point;
+            return std::pair{p, roofline.toolTipAt({roofline.plot()->xAxis->coordToPixel(p.intensity),
+                                                    roofline.plot()->yAxis->coordToPixel(p.gflops)})};
+        };
+        const auto [scores, onScores] = tipOn("attn.scores");
+        const GpuSpec v100 = session.effectiveGpu("V100-PCIE-32GB");
+        QVERIFY(scores.intensity * v100.memoryBandwidthGBps > v100.gemmPeakGflops()); // right of the ridge
+        QCOMPARE(scores.tileBound, QString("memory"));
+        QVERIFY2(onScores.contains("The table's Bound says memory: it judges one tile"), qPrintable(onScores));
+        const auto [fc, onFc] = tipOn("mlp.fc");
+        QCOMPARE(fc.tileBound, QString("compute"));
+        QVERIFY2(!onFc.contains("The table's Bound"), qPrintable(onFc));
+    }
+
     // On a pipeline the table is the busiest stage's GPU (the last, with the head): the embedding
     // runs on the first stage, so its rows show no launches and say where it runs.
     void pipelineTableSaysTheEmbeddingRunsElsewhere()

@@ -18,7 +18,8 @@ std::optional<RooflinePoint> rooflinePoint(const OpForecast& op)
     if (k.opClass == OpClass::Other || k.flops() <= 0 || op.forecast.seconds <= 0)
         return std::nullopt;
     return RooflinePoint{QString::fromStdString(op.op.node), k.opClass, k.flops() / k.bytes(),
-                         k.flops() / op.forecast.seconds / 1e9, op.forecast.utilization};
+                         k.flops() / op.forecast.seconds / 1e9, op.forecast.utilization,
+                         QString::fromLatin1(op.forecast.boundName())};
 }
 
 } // namespace
@@ -162,14 +163,21 @@ QString RooflineChart::toolTipAt(const QPointF& pixel) const
     const RooflinePoint& r = s->points[std::size_t(p.index)];
     const GpuSpec g = session_->effectiveGpu(s->gpu);
     const double roof = std::min(g.gemmPeakGflops(), r.intensity * g.memoryBandwidthGBps);
-    return tr("%1\n%2 (%3)\n%4 FLOP/byte, %5 GFLOP/s forecast: %6% of this roof\n"
-              "%7% of the roofline of its tiles and waves (the table's Util.), which also counts\n"
-              "the bytes its tiles read again and the SMs a partial wave leaves idle")
-        .arg(s->gpu, r.name, classLabel(r.opClass))
-        .arg(r.intensity, 0, 'g', 3)
-        .arg(r.gflops, 0, 'f', 0)
-        .arg(roof > 0 ? 100 * r.gflops / roof : 0, 0, 'f', 0)
-        .arg(100 * r.utilization, 0, 'f', 0);
+    QString text = tr("%1\n%2 (%3)\n%4 FLOP/byte, %5 GFLOP/s forecast: %6% of this roof\n"
+                      "%7% of the roofline of its tiles and waves (the table's Util.), which also counts\n"
+                      "the bytes its tiles read again and the SMs a partial wave leaves idle")
+                       .arg(s->gpu, r.name, classLabel(r.opClass))
+                       .arg(r.intensity, 0, 'g', 3)
+                       .arg(r.gflops, 0, 'f', 0)
+                       .arg(roof > 0 ? 100 * r.gflops / roof : 0, 0, 'f', 0)
+                       .arg(100 * r.utilization, 0, 'f', 0);
+    // A teacher reading both views must not find them at odds without a reason.
+    const bool rightOfRidge = r.intensity * g.memoryBandwidthGBps >= g.gemmPeakGflops();
+    if (!r.tileBound.isEmpty() && r.tileBound.startsWith("memory") == rightOfRidge)
+        text += tr("\nThe table's Bound says %1: it judges one tile, whose operand panels are read again by\n"
+                   "other tiles, while this point places the whole kernel by the bytes it must read once")
+                    .arg(r.tileBound);
+    return text;
 }
 
 } // namespace gpuforecast::ui

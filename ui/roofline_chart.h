@@ -18,6 +18,10 @@ struct RooflinePoint {
     // bytes each tile re-reads and the idle SMs of a partial wave, so it can be far above the
     // point's share of the roof drawn here.
     double utilization = 0;
+    // The operator table's "Bound" ("compute", "memory", "memory (re-reads)"): judged per tile,
+    // which reads its share of the operands again, so it may disagree with the point's side of
+    // the ridge, which the whole kernel's compulsory traffic sets.
+    QString tileBound;
 };
 
 std::vector<RooflinePoint> rooflinePoints(const ModelForecast& forecast);
