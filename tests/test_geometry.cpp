@@ -371,8 +371,13 @@ private slots:
         nearly.fp32Gflops = nearly.fp32MatrixGflops = 2400; // 240 per SM: within the 25% tolerance of 200
         nearly.memoryBandwidthGBps = 240;
         QVERIFY(specExtrapolation(nearly, measured).empty());
-        fast.id = "B"; // a GPU is never compared with its own measurements
-        QCOMPARE(specExtrapolation(fast, measured).front().measuredMax, 100.0);
+        GpuSpec b = toyGpu(); // B as measured is never compared with its own measurements: A's alone
+        b.id = "B";
+        b.fp32Gflops = b.fp32MatrixGflops = 2500; // 250 per SM, 2.5x A's: B's sheet in the list below
+        const std::vector<ReferenceGpu> withB{{"A", 10, 1000, 100, 4, 2018}, {"B", 10, 2500, 100, 4, 2020}};
+        QCOMPARE(specExtrapolation(b, withB).front().measuredMax, 100.0);
+        fast.id = "B"; // a sheet that only keeps B's id is another GPU: B's measurements count
+        QCOMPARE(specExtrapolation(fast, measured).front().measuredMax, 200.0);
     }
 
     // Within, near the edge, beyond: one reading of a sheet for every view.

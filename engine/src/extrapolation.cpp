@@ -35,14 +35,27 @@ struct Range {
     double outside(double v) const { return std::max({1.0, v / hi, lo / v}); } // 1: inside
 };
 
+// Whether `gpu` is the measured GPU `m` as trained on: its id, and every ratio within 1%. A sheet
+// file that keeps a bundled id but changes its numbers is another GPU to the networks.
+bool isTrainedOn(const GpuSpec& gpu, const ReferenceGpu& m)
+{
+    const PerSm target = perSm(gpu);
+    return m.id == gpu.id && usable(perSm(m)) && std::all_of(std::begin(kRatios), std::end(kRatios), [&](const Ratio& r) {
+               const double a = r.of(perSm(m)), b = r.of(target);
+               return !(a > 0) || std::abs(a / b - 1) < 0.01;
+           });
+}
+
 // The ratio's range over the measured GPUs. A GPU is never compared with its own measurements:
-// the range of the others says whether it (or a what-if variant of it) is covered.
+// the range of the others says whether it is covered. A sheet that only shares a measured GPU's
+// id is compared with that GPU too (an edited A100 copy was told "measured 4.8-13.1" without
+// the A100's own 14.4).
 Range measuredRange(const Ratio& r, const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured)
 {
     Range out;
     for (const auto& m : measured) {
         const double v = usable(perSm(m)) ? r.of(perSm(m)) : 0;
-        if (m.id == gpu.id || !(v > 0))
+        if (isTrainedOn(gpu, m) || !(v > 0))
             continue;
         out.lo = std::min(out.lo, v);
         out.hi = std::max(out.hi, v);
@@ -90,11 +103,7 @@ std::optional<GemmEfficiencyDonor> gemmEfficiencyDonor(const GpuSpec& gpu, const
         if (const Range range = measuredRange(r, gpu, measured); !range.empty() && r.of(target) > 0)
             outside = std::max(outside, range.outside(r.of(target)));
     for (const auto& m : measured) // trained on (not a what-if variant of it): nothing to borrow
-        if (m.id == gpu.id && usable(perSm(m)) &&
-            std::all_of(std::begin(kRatios), std::end(kRatios), [&](const Ratio& r) {
-                const double a = r.of(perSm(m)), b = r.of(target);
-                return !(a > 0) || std::abs(a / b - 1) < 0.01;
-            }))
+        if (isTrainedOn(gpu, m))
             return std::nullopt;
     if (!(outside > tolerance) || !(tolerance > 1))
         return std::nullopt;
