@@ -517,6 +517,10 @@ private slots:
         QVERIFY(!readAsNewGpuNote(based, measured));
         QVERIFY(!readAsNewGpuNote(*findGpu(bundled, "H100-SXM5-80GB"), measured)); // borrows: said otherwise
         QVERIFY(!readAsNewGpuNote(twice, {}));                                       // nothing measured to name
+        GpuSpec sameId = twice; // edited but keeping the A100's id: still a new GPU to the networks
+        sameId.id = "A100-PCIE-40GB";
+        const auto sameIdNote = readAsNewGpuNote(sameId, measured);
+        QVERIFY(sameIdNote && sameIdNote->find("A100-PCIE-40GB is read as a new GPU") == 0);
     }
 
     void queuedKernelsShedTheLaunchOverhead()

@@ -162,6 +162,15 @@ private slots:
         const auto [fc, onFc] = tipOn("mlp.fc");
         QCOMPARE(fc.tileBound, QString("compute"));
         QVERIFY2(!onFc.contains("The table's Bound"), qPrintable(onFc));
+        // One token: the one-row projection sits far left of the ridge, priced as a padded tile
+        // that is compute-bound; the reason is the padding, not re-read panels.
+        QVERIFY(showOneSequence(session, "gpt2_large", 1, "V100-PCIE-32GB"));
+        const auto [proj, onProj] = tipOn("attn.proj");
+        QVERIFY(proj.intensity * v100.memoryBandwidthGBps < v100.gemmPeakGflops());
+        QCOMPARE(proj.tileBound, QString("compute"));
+        QVERIFY2(onProj.contains("The table's Bound says compute: it judges one tile as the GPU runs it, padded rows") &&
+                     !onProj.contains("operand panels are read again"),
+                 qPrintable(onProj));
     }
 
     // On a pipeline the table is the busiest stage's GPU (the last, with the head): the embedding
@@ -597,6 +606,28 @@ private slots:
         QVERIFY2(y.lower <= lowest && y.lower >= lowest / 4, qPrintable(QString("%1 .. %2").arg(y.lower).arg(lowest)));
         if (qEnvironmentVariableIsSet("GPUFORECAST_SAVE_CHARTS"))
             chart.plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + "/roofline.png", 1200, 700);
+    }
+
+    // A sheet of yours without a basis, inside the measured range, is a new GPU to the networks:
+    // the what-if panel says so beside "Within the range" (an A100 with twice everything came out
+    // slower than the A100 with only that line to read).
+    void whatIfPanelSaysAUserSheetIsReadAsNew()
+    {
+        ForecastSession session(nullptr, store());
+        GpuSpec twice = *session.gpu("A100-PCIE-40GB");
+        twice.id = "A100 x2";
+        twice.smCount *= 2;
+        twice.fp32Gflops *= 2;
+        twice.fp32MatrixGflops *= 2;
+        twice.memoryBandwidthGBps *= 2;
+        QVERIFY(!session.addGpu(twice));
+        WhatIfPanel panel(&session);
+        panel.setGpu("A100 x2");
+        QVERIFY2(panel.coverageText().contains("A100 x2 is read as a new GPU") &&
+                     panel.coverageText().contains("\"efficiency_basis\": \"A100-PCIE-40GB\""),
+                 qPrintable(panel.coverageText()));
+        panel.setGpu("A100-SXM4-40GB"); // bundled sheets are not the user's to fix
+        QVERIFY2(!panel.coverageText().contains("read as a new GPU"), qPrintable(panel.coverageText()));
     }
 
     // An unedited copy forecasts exactly as its source and draws on top of it; the legend says

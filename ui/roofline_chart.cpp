@@ -174,9 +174,13 @@ QString RooflineChart::toolTipAt(const QPointF& pixel) const
     // A teacher reading both views must not find them at odds without a reason.
     const bool rightOfRidge = r.intensity * g.memoryBandwidthGBps >= g.gemmPeakGflops();
     if (!r.tileBound.isEmpty() && r.tileBound.startsWith("memory") == rightOfRidge)
-        text += tr("\nThe table's Bound says %1: it judges one tile, whose operand panels are read again by\n"
-                   "other tiles, while this point places the whole kernel by the bytes it must read once")
-                    .arg(r.tileBound);
+        text += rightOfRidge
+                    ? tr("\nThe table's Bound says %1: it judges one tile, whose operand panels are read again by\n"
+                         "other tiles, while this point places the whole kernel by the bytes it must read once")
+                          .arg(r.tileBound)
+                    : tr("\nThe table's Bound says %1: it judges one tile as the GPU runs it, padded rows and\n"
+                         "panels shared through L2 included, while this point counts only the kernel's useful FLOPs")
+                          .arg(r.tileBound);
     return text;
 }
 

@@ -90,6 +90,11 @@ void WhatIfPanel::showCoverage()
         text = tr("Near the edge of the measured GPUs: the networks extrapolate a little.");
     else
         text = tr("Within the range of the measured GPUs.");
+    // A sheet of yours with no basis is a GPU the networks never saw, read from its per-SM rates
+    // and memory: an A100 with twice everything came out slower than the A100 under this line alone.
+    if (session_->isUserGpu(gpuId_))
+        if (const auto asNew = readAsNewGpuNote(gpu, session_->forecaster().tiles().gpus()))
+            text += " " + QString::fromStdString(*asNew) + ".";
     if (const GpuSpec* own = session_->gpu(gpuId_); own && own->efficiencyBasis)
         text = tr("Read with %1's learned efficiency (your sheet's numbers set the roofline, tiles and waves). %2")
                    .arg(QString::fromStdString(own->efficiencyBasis->id), text);

@@ -144,7 +144,7 @@ std::optional<std::string> readAsNewGpuNote(const GpuSpec& gpu, const std::vecto
         return std::nullopt;
     const ReferenceGpu* nearest = nullptr;
     for (const auto& m : measured) {
-        if (m.id == gpu.id) // trained on: its own efficiency, whatever the sheet says
+        if (isTrainedOn(gpu, m)) // the measured GPU itself: its own efficiency
             return std::nullopt;
         if (std::isfinite(perSmRateDistance(gpu, m)) &&
             (!nearest || perSmRateDistance(gpu, m) < perSmRateDistance(gpu, *nearest)))
