@@ -560,6 +560,41 @@ private slots:
         QCOMPARE(QDir(userData_.filePath("gpus")).entryList(QDir::Files).size(), 0);
     }
 
+    // Opening a scenario never replaces a sheet already here: a bundled reference or the user's
+    // own. A different sheet under a taken id joins under a new one and is compared as such; the
+    // same sheet is not added twice.
+    void scenarioSheetsNeverReplaceSheetsHere()
+    {
+        ForecastSession session(nullptr, store());
+        GpuSpec mine = *session.gpu("A10");
+        mine.id = "mine";
+        QVERIFY(!session.addGpu(mine));
+        nlohmann::json theirs = gpuSpecToJson(mine), a100 = gpuSpecToJson(*session.gpu("A100-PCIE-40GB")),
+                       same = gpuSpecToJson(mine);
+        theirs["sm_count"] = 300;
+        a100["sm_count"] = 216;
+        const nlohmann::json scenario = {{"format", "gpuforecast-scenario-1"}, {"model", "gpt2_large"}, {"batch", 1},
+                                         {"seq", 128}, {"mode", "inference"}, {"gpus", {"mine", "A100-PCIE-40GB"}},
+                                         {"custom_gpus", {theirs, a100}}};
+        QTemporaryDir dir;
+        const QString path = dir.filePath("s.json");
+        writeFileAtomically(path.toStdString(), scenario.dump());
+        MainWindow window(&session);
+        QVERIFY(window.openScenario(path));
+        QCOMPARE(session.gpu("mine")->smCount, mine.smCount);
+        QVERIFY(!session.isUserGpu("A100-PCIE-40GB"));
+        QCOMPARE(session.selectedGpus(), (QStringList{"mine (scenario)", "A100-PCIE-40GB (scenario)"}));
+        QCOMPARE(session.gpu("mine (scenario)")->smCount, 300.0);
+        QCOMPARE(session.gpu("A100-PCIE-40GB (scenario)")->smCount, 216.0);
+        // The same sheet again: nothing new.
+        const nlohmann::json again = {{"format", "gpuforecast-scenario-1"}, {"model", "gpt2_large"}, {"batch", 1},
+                                      {"seq", 128}, {"mode", "inference"}, {"gpus", {"mine"}}, {"custom_gpus", {same}}};
+        writeFileAtomically(path.toStdString(), again.dump());
+        QVERIFY(window.openScenario(path));
+        QCOMPARE(session.selectedGpus(), QStringList{"mine"});
+        QVERIFY(!session.gpu("mine (scenario) 2"));
+    }
+
     void wavesSweepIsAStaircase()
     {
         ForecastSession session(nullptr, store());

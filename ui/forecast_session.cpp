@@ -10,6 +10,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <map>
 #include <cmath>
 
 namespace gpuforecast::ui {
@@ -140,9 +141,22 @@ std::optional<QString> ForecastSession::applyScenario(const Scenario& sc)
         if (auto error = resolveBasis(resolved, QString("custom_gpus[%1] (%2)").arg(i).arg(QString::fromStdString(resolved.id))))
             return error;
     }
-    for (const auto& g : sc.customGpus)
+    // A scenario's sheet never replaces one already here, a bundled reference or a sheet of the
+    // user's: one that differs under a taken id joins under a new id, which the scenario then
+    // compares. (Opening a colleague's file had silently changed A100-PCIE-40GB for every later
+    // comparison, and overwritten the user's own sheet of the same name.)
+    std::map<std::string, std::string> renamed;
+    for (GpuSpec g : sc.customGpus) {
+        if (const GpuSpec* existing = gpu(QString::fromStdString(g.id))) {
+            if (gpuSpecToJson(*existing) == gpuSpecToJson(g))
+                continue; // the same sheet: nothing to add
+            const std::string fresh = uniqueGpuId(QString::fromStdString(g.id + " (scenario)")).toStdString();
+            renamed[g.id] = fresh;
+            g.id = fresh;
+        }
         if (auto error = addGpu(g))
             return error;
+    }
     // installModel checks the model against the settings and layout it will run with: the scenario's.
     const GraphOptions previousOptions = options_;
     const ParallelLayout previousLayout = layout_;
@@ -154,9 +168,12 @@ std::optional<QString> ForecastSession::applyScenario(const Scenario& sc)
         return error;
     }
     selected_.clear();
-    for (const auto& id : sc.gpus) // a GPU listed twice (a hand-edited file) is compared once, as when ticked
-        if (!selected_.contains(QString::fromStdString(id)))
-            selected_ << QString::fromStdString(id);
+    for (const auto& listed : sc.gpus) { // a GPU listed twice (a hand-edited file) is compared once, as when ticked
+        const auto r = renamed.find(listed);
+        const QString id = QString::fromStdString(r == renamed.end() ? listed : r->second);
+        if (!selected_.contains(id))
+            selected_ << id;
+    }
     recompute();
     return std::nullopt;
 }
