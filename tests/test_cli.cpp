@@ -842,6 +842,9 @@ private slots:
                                                    << "tp 7 does not divide the 20 attention heads";
         QTest::newRow("data parallel inference") << base + QStringList{"--batch", "4", "--parallel", "dp4"}
                                                  << "data parallelism applies to training";
+        // Not "dp 2 does not divide the global batch 1", which sends the user to change the batch first.
+        QTest::newRow("data parallel inference, batch 1") << base + QStringList{"--parallel", "dp2"}
+                                                          << "data parallelism applies to training";
         QTest::newRow("option twice") << base + QStringList{"--batch", "4", "--batch", "8"} << "--batch: given twice";
         // Values are echoed as given, but an error stays one line: control characters are escaped.
         QTest::newRow("gpu with a newline") << QStringList{"predict", "--model", "bert", "--gpu", "T4\nrm", "--seq", "8"}

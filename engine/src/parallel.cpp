@@ -98,13 +98,14 @@ void validateLayout(const ModelConfig& c, const GraphOptions& o, const ParallelL
                                          std::to_string(c.intermediate));
     const long long layers = c.layers + c.decoderLayers;
     need(layers % l.pp == 0, "pp " + std::to_string(l.pp) + " does not divide the " + std::to_string(layers) + " layers");
+    // Replicas splitting an inference batch is serving throughput, not the latency of one step.
+    // Said first: a batch that dp does not divide is beside the point at inference.
+    need(o.training || l.dp == 1, "data parallelism applies to training (dp 1 for inference)");
     need(o.batch % l.dp == 0, "dp " + std::to_string(l.dp) + " does not divide the global batch " + std::to_string(o.batch));
     need((o.batch / l.dp) % l.microbatches == 0, std::to_string(l.microbatches) +
                                                      " micro-batches do not divide the per-replica batch " +
                                                      std::to_string(o.batch / l.dp));
     need(l.pp > 1 || l.microbatches == 1, "micro-batches need pipeline stages (pp > 1)");
-    // Replicas splitting an inference batch is serving throughput, not the latency of one step.
-    need(o.training || l.dp == 1, "data parallelism applies to training (dp 1 for inference)");
 }
 
 double ringAllReduceSeconds(double bytes, long long n, double bandwidthGBps, double latencyUs)
