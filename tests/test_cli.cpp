@@ -602,6 +602,13 @@ private slots:
         QVERIFY(basisJson["extrapolation"].toArray().isEmpty()); // read as the A100, which was measured
         const Run text = cli({"predict", "--model", "gpt2_large", "--gpu", withBasis, "--seq", "512"});
         QVERIFY2(text.out.contains("note: learned efficiency of A100-PCIE-40GB (efficiency_basis)"), qPrintable(text.out));
+        // A basis beyond the measured GPUs: the notes say the ratios are the basis's, and that the
+        // basis in turn borrows, rather than seem to contradict the basis line above them.
+        sheet["efficiency_basis"] = "H100-SXM5-80GB";
+        const Run h100Basis = cli({"predict", "--model", "gpt2_large", "--gpu", write("h100-basis.json", sheet), "--seq", "512"});
+        QVERIFY2(h100Basis.out.contains("note: beyond the measured GPUs (of H100-SXM5-80GB, the basis), FP32 per SM") &&
+                     h100Basis.out.contains("note: H100-SXM5-80GB in turn: GEMM efficiency taken from A100-PCIE-40GB"),
+                 qPrintable(h100Basis.out));
         sheet["efficiency_basis"] = "A100";
         const Run bad = cli({"predict", "--model", "gpt2_large", "--gpu", write("bad.json", sheet), "--seq", "512"});
         QCOMPARE(bad.code, 2);

@@ -197,12 +197,15 @@ void printNotes(const Notes& notes)
         std::printf("  note: check the spec sheet: %s\n", notes.sheetCheck->c_str());
     // Far enough out to borrow a measured GPU's GEMM efficiency is "beyond"; outside a range
     // without borrowing (P4's bandwidth per SM) is "near the edge", the GUI's words for the same.
+    // With a basis the coverage is the basis's sheet, not this one: say whose ratios these are.
+    const std::string through = notes.efficiencyBasis.empty() ? "" : " (of " + notes.efficiencyBasis + ", the basis)";
     for (const auto& e : notes.coverage.outside)
-        std::printf("  note: %s, %s\n",
+        std::printf("  note: %s%s, %s\n",
                     notes.coverage.level == Coverage::Beyond ? "beyond the measured GPUs" : "near the edge of the measured GPUs",
-                    e.text.c_str());
+                    through.c_str(), e.text.c_str());
     if (notes.coverage.donor)
-        std::printf("  note: %s\n", describeDonor(*notes.coverage.donor).c_str());
+        std::printf("  note: %s%s\n", notes.efficiencyBasis.empty() ? "" : (notes.efficiencyBasis + " in turn: ").c_str(),
+                    describeDonor(*notes.coverage.donor).c_str());
     if (notes.donorCaution)
         std::printf("  note: %s\n", notes.donorCaution->c_str());
     if (notes.readAsNew)
