@@ -707,6 +707,24 @@ private slots:
         QCOMPARE(label->text(), QString("Graph checked against measured runs"));
     }
 
+    // A config in bfloat16 is forecast in FP32: the model panel says so, as predict does; an FP32
+    // (or silent) config shows no such line.
+    void modelPanelSaysTheForecastIsFp32()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        window.show(); // isVisible() needs a shown window
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* label = window.findChild<QLabel*>("configPrecision");
+        QVERIFY(label);
+        QVERIFY(showOneSequence(session, "gemma_7b", 128, "T4"));
+        QVERIFY2(label->isVisible() && label->text() == "Forecast in FP32; the config says bfloat16" &&
+                     label->toolTip().contains("is not modelled and would run faster"),
+                 qPrintable(label->text()));
+        QVERIFY(showOneSequence(session, "gpt2_large", 128, "T4"));
+        QVERIFY(!label->isVisible());
+    }
+
     // A config that leaves out a field whose default changes the kernels says which value it took;
     // a bundled one, which has every field, shows no such line.
     void modelPanelSaysWhichDefaultsItTook()

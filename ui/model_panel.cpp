@@ -22,8 +22,10 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
       seq_(new QSpinBox(this)), mode_(new QComboBox(this)), fusion_(new QCheckBox(tr("Fuse element-wise chains"), this)),
       tp_(new QSpinBox(this)), pp_(new QSpinBox(this)), dp_(new QSpinBox(this)), microbatches_(new QSpinBox(this)),
       schedule_(new QComboBox(this)), gpuCount_(new QLabel(this)), graphCheck_(new QLabel(this)),
-      assumed_(new QLabel(this))
+      precision_(new QLabel(this)), assumed_(new QLabel(this))
 {
+    precision_->setObjectName("configPrecision");
+    precision_->setWordWrap(true);
     graphCheck_->setObjectName("graphCheck");
     graphCheck_->setWordWrap(true);
     assumed_->setObjectName("configAssumed");
@@ -37,6 +39,7 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
     form->addRow(tr("Model"), model_);
     form->addRow(QString(), open);
     form->addRow(QString(), graphCheck_);
+    form->addRow(QString(), precision_);
     form->addRow(QString(), assumed_);
     form->addRow(tr("Batch"), batch_);
     form->addRow(tr("Sequence length"), seq_);
@@ -198,13 +201,28 @@ void ModelPanel::syncFromSession()
                    .arg(f.value)
                    .arg(QString::fromStdString(f.why));
     }
+    // Most configs on the Hub say bfloat16; the forecast is FP32 throughout, as NeuSight measured,
+    // and a reader comparing with a bf16 benchmark must know (predict says the same).
+    const ModelConfig& config = session_->model();
+    // One line, so the panel's other rows keep their height; the rest is in the tooltip.
+    const QString dtype = QString::fromStdString(config.dtype);
+    precision_->setText(config.saysFp32() ? QString() : tr("Forecast in FP32; the config says %1").arg(dtype));
+    precision_->setToolTip(config.saysFp32() ? QString()
+                                             : tr("The forecast is FP32 throughout, as NeuSight measured. This config's "
+                                                  "torch_dtype %1 (tensor-core math, half the bytes) is not modelled "
+                                                  "and would run faster.")
+                                                   .arg(dtype));
     assumed_->setText(tr("Assumed, not given in the file: %1").arg(taken.join(", ")));
     assumed_->setToolTip(why.join("\n"));
 #if QT_VERSION >= QT_VERSION_CHECK(6, 4, 0)
     if (auto* form = qobject_cast<QFormLayout*>(layout()))
+    {
         form->setRowVisible(assumed_, !taken.isEmpty()); // no empty row's spacing when nothing is assumed
+        form->setRowVisible(precision_, !precision_->text().isEmpty());
+    }
 #else
     assumed_->setVisible(!taken.isEmpty());
+    precision_->setVisible(!precision_->text().isEmpty());
 #endif
 }
 

@@ -156,7 +156,6 @@ struct Notes {
 
 // Half-precision configs (most LLMs on the Hub say bfloat16) run on tensor cores in practice;
 // the forecast is FP32 throughout, and a reader comparing with a bf16 benchmark must know.
-bool isFp32(const std::string& dtype) { return dtype.empty() || dtype == "float32" || dtype == "torch.float32" || dtype == "auto"; }
 
 void addNotes(nlohmann::json& j, const Notes& notes)
 {
@@ -333,7 +332,7 @@ int runPredict(const std::vector<std::string>& args)
                       graphCheckedByMeasuredRuns(config) ? std::string() : config.family, config.assumed,
                       config.source, donorSheet ? slotPoweredDonorCaution(gpu, *donorSheet, donor->weight) : std::nullopt,
                       fromFile ? readAsNewGpuNote(gpu, forecaster.tiles().gpus()) : std::nullopt,
-                      isFp32(config.dtype) ? std::string() : config.dtype};
+                      config.saysFp32() ? std::string() : config.dtype};
     if (layout.gpus() == 1) {
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);
         if (a.has("--json")) {

@@ -60,6 +60,8 @@ struct ModelConfig {
     // "bfloat16"), empty when it says none. Forecasts are FP32 whatever it says, as NeuSight
     // measured; callers tell the user when the two differ.
     std::string dtype;
+    // Whether the file says FP32 or nothing (a "float32", "torch.float32" or "auto" dtype).
+    bool saysFp32() const { return dtype.empty() || dtype == "float32" || dtype == "torch.float32" || dtype == "auto"; }
 
     long long attentionWidth() const { return heads * headDim; } // q projection outputs
     long long rotatedDims() const { return static_cast<long long>(double(headDim) * rotaryFraction); } // int(), as transformers
