@@ -627,6 +627,23 @@ private slots:
         QVERIFY(estimateMemory(gpt2, {1, 1024, false, false}).activationsBytes < 0.05 * at1024.activationsBytes);
     }
 
+    // Keys and values are kept by the layers that generate: every layer of GPT-2, the decoder
+    // layers of Switch (their own and the encoder's, for cross-attention), no layer of BERT.
+    void keyValueCacheBelongsToLayersThatGenerate()
+    {
+        const GraphOptions inference{2, 128, false, false};
+        auto cache = [&](const char* id, double layers) {
+            const ModelConfig c = bundled(id);
+            return std::pair{estimateMemory(c, inference).kvCacheBytes, 2 * layers * 2 * 128 * double(c.kvWidth()) * 4};
+        };
+        const ModelConfig gpt2 = bundled("gpt2_large"), sw = bundled("switchxl4");
+        const auto [g, gExpected] = cache("gpt2_large", double(gpt2.layers));
+        QCOMPARE(g, gExpected);
+        const auto [s, sExpected] = cache("switchxl4", 2.0 * double(sw.decoderLayers));
+        QCOMPARE(s, sExpected);
+        QCOMPARE(estimateMemory(bundled("bert_large"), inference).kvCacheBytes, 0.0);
+    }
+
     void untiedHeadCountsItsOwnWeight()
     {
         nlohmann::json j = nlohmann::json::parse(readFile(std::string(GPUFORECAST_RESOURCES) + "/models/gpt2_large.json"));

@@ -69,7 +69,12 @@ MemoryEstimate estimateMemory(const ModelConfig& config, const GraphOptions& opt
             if (op.phase == Phase::Forward)
                 m.activationsBytes += savedForBackwardBytes(op.kernel) * double(op.count);
     } else {
-        const double layers = double(config.layers + config.decoderLayers);
+        // Keys and values kept for the next token: by every decoder layer of a decoder-only model;
+        // by an encoder-decoder's decoder layers twice, their own and the encoder's (cross-attention);
+        // by no layer of an encoder, which generates nothing (BERT had been charged 0.2 GB).
+        const double layers = config.family == "bert"     ? 0.0
+                              : config.decoderLayers > 0 ? 2.0 * double(config.decoderLayers)
+                                                         : double(config.layers);
         m.kvCacheBytes = 2 * layers * double(options.batch) * double(options.seq) * double(config.kvWidth()) * kFloatBytes;
     }
     return m;

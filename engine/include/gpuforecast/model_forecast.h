@@ -25,7 +25,7 @@ struct MemoryEstimate {
     double gradientsBytes = 0;   // training only
     double optimizerBytes = 0;   // training only: Adam's two moments
     double activationsBytes = 0; // largest live tensors, and in training what is saved for backward
-    double kvCacheBytes = 0;     // inference: keys and values of every layer
+    double kvCacheBytes = 0;     // inference: keys and values of every layer that generates (none for BERT)
     double totalBytes() const
     {
         return weightsBytes + gradientsBytes + optimizerBytes + activationsBytes + kvCacheBytes;
