@@ -151,11 +151,11 @@ struct Notes {
     std::string configSource;          // the config's path (or model id), to name it in those notes
     std::optional<std::string> donorCaution; // the donor is a slot-powered card and this GPU is not
     std::optional<std::string> readAsNew;    // a sheet file read as a GPU no network has seen
-    std::string configDtype; // the config's torch_dtype when it is not FP32 (the forecast is)
+    // The config's torch_dtype when it is not FP32. Half-precision configs (most LLMs on the Hub
+    // say bfloat16) run on tensor cores in practice; the forecast is FP32 throughout, and a reader
+    // comparing with a bf16 benchmark must know.
+    std::string configDtype;
 };
-
-// Half-precision configs (most LLMs on the Hub say bfloat16) run on tensor cores in practice;
-// the forecast is FP32 throughout, and a reader comparing with a bf16 benchmark must know.
 
 void addNotes(nlohmann::json& j, const Notes& notes)
 {
