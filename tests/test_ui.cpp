@@ -661,6 +661,9 @@ private slots:
         QVERIFY2(panel.coverageText().contains("A100 x2 is read as a new GPU") &&
                      panel.coverageText().contains("\"efficiency_basis\": \"A100-PCIE-40GB\""),
                  qPrintable(panel.coverageText()));
+        panel.setFactor(0, 1.5); // a what-if of the sheet keeps the sheet's reading, and the note
+        QVERIFY2(panel.coverageText().contains("A100 x2 is read as a new GPU"), qPrintable(panel.coverageText()));
+        panel.setFactor(0, 1.0);
         panel.setGpu("A100-SXM4-40GB"); // bundled sheets are not the user's to fix
         QVERIFY2(!panel.coverageText().contains("read as a new GPU"), qPrintable(panel.coverageText()));
     }

@@ -243,17 +243,18 @@ QString CompareChart::toolTipAt(const QPointF& pixel) const
     if (session_->options().training)
         text += tr("\nforward %1, backward %2")
                     .arg(formatMs(f.forwardSeconds * 1e3, 2), formatMs((f.backwardSeconds + f.accumulateSeconds) * 1e3, 2));
+    const SpecCoverage c = coverage(f);
     if (compactLabels_) { // the label above the bar is cut short: the rest is here
         QStringList details = barDetails(std::size_t(g));
         details.removeFirst(); // the time, given above
-        if (coverage(f).level != Coverage::Within)
+        if (c.level != Coverage::Within)
             details.removeLast(); // "(hover)": this is the hover
         text += '\n' + details.join('\n');
     }
-    const QString reach = coverage(f).level == Coverage::Beyond
+    const QString reach = c.level == Coverage::Beyond
                               ? tr("\nBeyond the measured GPUs, so less certain: %1")
                               : tr("\nNear the edge of the measured GPUs, so a little less certain: %1");
-    for (const QString& note : extrapolationNotes(f))
+    for (const QString& note : extrapolationNotes(f, c))
         text += reach.arg(note);
     return text;
 }
@@ -265,9 +266,8 @@ SpecCoverage CompareChart::coverage(const ModelForecast& f) const
     return session_->gpu(id) ? session_->forecaster().coverage(session_->effectiveGpu(id)) : SpecCoverage{};
 }
 
-QStringList CompareChart::extrapolationNotes(const ModelForecast& f) const
+QStringList CompareChart::extrapolationNotes(const ModelForecast& f, const SpecCoverage& c) const
 {
-    const SpecCoverage c = coverage(f);
     QStringList notes;
     for (const auto& e : c.outside)
         notes << QString::fromStdString(e.text);

@@ -44,8 +44,9 @@ private:
     // Where the GPU lies against the measured GPUs (engine specCoverage): within, near the edge or
     // beyond, in the what-if panel's words. Within for a GPU the session no longer has.
     SpecCoverage coverage(const ModelForecast& f) const;
-    // The coverage's notes for people: the ratios outside the measured range, the donor, its caution.
-    QStringList extrapolationNotes(const ModelForecast& f) const;
+    // The notes for people of `c`, f's coverage: the ratios outside the measured range, the donor,
+    // its caution.
+    QStringList extrapolationNotes(const ModelForecast& f, const SpecCoverage& c) const;
     // The latency axis's value at `fraction` of the way from its bottom to the top of the tallest
     // bar's label space (linear or log, as the axis is).
     double axisTop(double labelFraction) const;

@@ -92,8 +92,9 @@ void WhatIfPanel::showCoverage()
         text = tr("Within the range of the measured GPUs.");
     // A sheet of yours with no basis is a GPU the networks never saw, read from its per-SM rates
     // and memory: an A100 with twice everything came out slower than the A100 under this line alone.
+    // The sheet, not its what-if variant: sliders keep the reading the sheet gets.
     if (session_->isUserGpu(gpuId_))
-        if (const auto asNew = readAsNewGpuNote(gpu, session_->forecaster().tiles().gpus()))
+        if (const auto asNew = readAsNewGpuNote(*session_->gpu(gpuId_), session_->forecaster().tiles().gpus()))
             text += " " + QString::fromStdString(*asNew) + ".";
     if (const GpuSpec* own = session_->gpu(gpuId_); own && own->efficiencyBasis)
         text = tr("Read with %1's learned efficiency (your sheet's numbers set the roofline, tiles and waves). %2")

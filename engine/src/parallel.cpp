@@ -193,8 +193,8 @@ ParallelForecast forecastParallel(const Forecaster& forecaster, const ModelConfi
     // settles into its rhythm, and the last drains through the rest, so the step is the busiest
     // stage's m slots plus one micro-batch slot of every other stage (GPipe; 1F1B has the same
     // bubble). With equal stages this is the textbook (p - 1) / m of the busiest stage's work; the
-    // stages are not equal (the first holds the embedding, the last the head), and with one micro-batch the step is exactly
-    // the sum of the stages.
+    // stages are not equal (the first holds the embedding, the last the head), and with one
+    // micro-batch the step is exactly the sum of the stages.
     double stagesTotal = 0;
     for (double s : r.stageSeconds)
         stagesTotal += s;
