@@ -53,6 +53,21 @@ QList<QByteArray> detailsOf(const QByteArray& csv)
     return o.open(QIODevice::ReadOnly) ? o.readAll().trimmed().split('\n') : QList<QByteArray>{};
 }
 
+// A bundled GPU's sheet file with one piece of its text replaced, written as `path`; false when
+// the sheet no longer holds `from` (the test would then check nothing).
+bool writeEditedSheet(const QString& gpu, const QByteArray& from, const QByteArray& to, const QString& path)
+{
+    QFile in(QString(GPUFORECAST_RESOURCES) + "/gpus/" + gpu + ".json");
+    if (!in.open(QIODevice::ReadOnly))
+        return false;
+    QByteArray text = in.readAll();
+    if (!text.contains(from))
+        return false;
+    text.replace(from, to);
+    QFile out(path);
+    return out.open(QIODevice::WriteOnly) && out.write(text) == text.size();
+}
+
 } // namespace
 
 class TestCli : public QObject {
@@ -620,14 +635,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath("h100-typo.json");
-        QFile in(QString(GPUFORECAST_RESOURCES) + "/gpus/H100-SXM5-80GB.json");
-        QVERIFY(in.open(QIODevice::ReadOnly));
-        QByteArray text = in.readAll();
-        QVERIFY(text.contains("\"fp32_gflops\": 66908,"));
-        text.replace("\"fp32_gflops\": 66908,", "\"fp32_gflops\": 6690.8,");
-        QFile out(path);
-        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(text) == text.size());
-        out.close();
+        QVERIFY(writeEditedSheet("H100-SXM5-80GB", "\"fp32_gflops\": 66908,", "\"fp32_gflops\": 6690.8,", path));
         const QStringList args{"predict", "--model", "gpt2_large", "--gpu", path, "--seq", "512"};
         const Run r = cli(args);
         QCOMPARE(r.code, 0);
@@ -637,6 +645,23 @@ private slots:
         const Run bundled = cli({"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--seq", "512", "--json"});
         QVERIFY(QJsonDocument::fromJson(bundled.out.toUtf8()).object()["sheet_check"].isNull());
         QVERIFY(!cli({"predict", "--model", "gpt2_large", "--gpu", "MI210", "--seq", "512"}).out.contains("check the spec sheet"));
+        QVERIFY(QJsonDocument::fromJson(bundled.out.toUtf8()).object()["sheet_unread_fields"].toArray().isEmpty());
+    }
+
+    // A misspelt optional field is named in the forecast's notes, with the field it meant.
+    void sheetFieldsNoForecastReadsAreNamed()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("a100-typo.json");
+        QVERIFY(writeEditedSheet("A100-PCIE-40GB", "\"l1_cache_kb\": 192,", "\"l1_cache_kbb\": 192,", path));
+        const QStringList args{"predict", "--model", "gpt2_large", "--gpu", path, "--seq", "512"};
+        const Run r = cli(args);
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("note: " + path + ": l1_cache_kbb (did you mean l1_cache_kb?) is not a spec field"),
+                 qPrintable(r.out));
+        const Run json = cli(args + QStringList{"--json"});
+        QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).object()["sheet_unread_fields"].toArray(),
+                 QJsonArray{"l1_cache_kbb"});
     }
 
     // Every layout's JSON has the same keys, and they mean the same: the busiest GPU's step, whose

@@ -77,6 +77,31 @@ private slots:
         QVERIFY(!fp32PeakMismatch(v100));
     }
 
+    // Extra fields are allowed (a sheet may carry notes), but each is named, and a misspelt
+    // field is named with the one it meant: "l1_cache_kbb" left the default 128 KB in force.
+    void fieldsNoForecastReadsAreNamed()
+    {
+        for (const auto& g : loadGpuDirectory(kRes + "/gpus"))
+            QVERIFY2(g.unreadFields.empty(), unreadFieldsNote(g).value_or(g.id).c_str());
+        json j = validSpec();
+        QVERIFY(!unreadFieldsNote(gpuSpecFromJson(j, "v100")));
+        j["L1_cache_kbb"] = 256;
+        j["note"] = "bought in 2019";
+        j["interconnect"]["bandwith_gbps"] = 64;
+        const GpuSpec g = gpuSpecFromJson(j, "v100");
+        QCOMPARE(g.l1CacheKb, validSpec()["l1_cache_kb"].get<double>()); // the typo did not set it
+        QCOMPARE(g.unreadFields.size(), std::size_t(3));
+        const std::string note = unreadFieldsNote(g).value_or("");
+        for (const char* part : {"L1_cache_kbb (did you mean l1_cache_kb?)", "note, ", // "note" is no typo of "name"
+                                 "interconnect.bandwith_gbps (did you mean interconnect.bandwidth_gbps?)",
+                                 "are not spec fields; no forecast reads them"})
+            QVERIFY2(note.find(part) != std::string::npos, note.c_str());
+        json one = validSpec();
+        one["sm_cont"] = 80;
+        QCOMPARE(unreadFieldsNote(gpuSpecFromJson(one, "v100")).value_or(""),
+                 std::string("sm_cont (did you mean sm_count?) is not a spec field; no forecast reads it"));
+    }
+
     void smCacheFieldsAreOptional()
     {
         // Every bundled sheet gives them; a sheet without them loads, saves without them, and

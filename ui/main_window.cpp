@@ -285,6 +285,12 @@ void MainWindow::addUserGpu(const QString& baseId, GpuStart how, std::optional<G
     session_->setGpuSelected(id, true);
     showGpu(id);
     statusBar()->showMessage(tr("Added %1; it is saved in %2").arg(id, session_->userFolder()), 10000);
+    // A misspelt optional field leaves its default in force; say so while the file is at hand.
+    if (const auto unread = imported ? unreadFieldsNote(*imported) : std::nullopt)
+        QMessageBox::warning(this, tr("Fields not read"),
+                             tr("%1: %2.\n\n%3 is added without them; correct the file and import it again, "
+                                "or edit the sheet here.")
+                                 .arg(path, QString::fromStdString(*unread), id));
 }
 
 void MainWindow::deleteUserGpu()

@@ -142,6 +142,8 @@ struct Notes {
     std::string sheet; // --gpu was a spec file: its path (its id may also name a bundled GPU)
     std::string efficiencyBasis; // the sheet's "efficiency_basis": whose learned efficiency it reads
     std::optional<std::string> sheetCheck; // the FP32 peak disagrees with SMs x cores x clock
+    std::vector<std::string> unreadFields;  // keys in the sheet file that no forecast reads (typos)
+    std::optional<std::string> unreadNote;  // the same, for people, with the field each likely meant
     // Classes the weights folder has no file for (train on a subset writes only some): their
     // kernels are priced at the roofline, which must not pass for a learned forecast.
     std::vector<std::string> unlearned;
@@ -168,6 +170,7 @@ void addNotes(nlohmann::json& j, const Notes& notes)
     j["gpu_sheet"] = notes.sheet.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.sheet);
     j["efficiency_basis"] = notes.efficiencyBasis.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.efficiencyBasis);
     j["sheet_check"] = notes.sheetCheck ? nlohmann::json(*notes.sheetCheck) : nlohmann::json(nullptr);
+    j["sheet_unread_fields"] = notes.unreadFields;
     j["gemm_efficiency_from"] = nullptr;
     if (const auto& donor = notes.coverage.donor)
         j["gemm_efficiency_from"] = {
@@ -194,6 +197,8 @@ void printNotes(const Notes& notes)
                     notes.efficiencyBasis.c_str());
     if (notes.sheetCheck)
         std::printf("  note: check the spec sheet: %s\n", notes.sheetCheck->c_str());
+    if (notes.unreadNote)
+        std::printf("  note: %s: %s\n", oneLine(notes.sheet).c_str(), oneLine(*notes.unreadNote).c_str());
     // Far enough out to borrow a measured GPU's GEMM efficiency is "beyond"; outside a range
     // without borrowing (P4's bandwidth per SM) is "near the edge", the GUI's words for the same.
     // With a basis the coverage is the basis's sheet, not this one: say whose ratios these are.
@@ -328,7 +333,8 @@ int runPredict(const std::vector<std::string>& args)
     const GpuSpec* donorSheet = donor ? findGpu(catalog, donor->gpu.id) : nullptr;
     const Notes notes{std::move(coverage),
                       fromFile ? gpuArg : std::string(), gpu.efficiencyBasis ? gpu.efficiencyBasis->id : std::string(),
-                      fp32PeakMismatch(gpu), unlearnedClasses(forecaster), weightsDir,
+                      fp32PeakMismatch(gpu), gpu.unreadFields, unreadFieldsNote(gpu),
+                      unlearnedClasses(forecaster), weightsDir,
                       graphCheckedByMeasuredRuns(config) ? std::string() : config.family, config.assumed,
                       config.source, donorSheet ? slotPoweredDonorCaution(gpu, *donorSheet, donor->weight) : std::nullopt,
                       fromFile ? readAsNewGpuNote(gpu, forecaster.tiles().gpus()) : std::nullopt,

@@ -6,7 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
+#include <string_view>
+#include <vector>
 #include <cmath>
 #include <limits>
 #include <cstdio>
@@ -48,6 +52,57 @@ const SpecField* findField(const std::string& key)
         if (key == f.key)
             return &f;
     return nullptr;
+}
+
+// The keys a sheet file may carry besides the numeric fields of kFields.
+constexpr std::array<std::string_view, 7> kTextKeys{"id", "name", "vendor", "architecture", "source",
+                                                   "efficiency_basis", "interconnect"};
+
+bool isKnownKey(const std::string& key)
+{
+    if (key == "interconnect.kind" || findField(key))
+        return true;
+    return std::find(kTextKeys.begin(), kTextKeys.end(), key) != kTextKeys.end();
+}
+
+// Levenshtein distance, small strings only (sheet keys).
+std::size_t editDistance(std::string_view a, std::string_view b)
+{
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+// The known key an unread one most likely meant: within two edits (one per three letters, so that
+// "note" is not taken for "name"), ignoring case.
+std::string likelyMeant(const std::string& key)
+{
+    std::string lower = key;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::vector<std::string> candidates(kTextKeys.begin(), kTextKeys.end());
+    candidates.push_back("interconnect.kind");
+    for (const auto& f : fieldTable())
+        candidates.push_back(f.key);
+    std::string best;
+    std::size_t bestDistance = 3;
+    for (const auto& c : candidates) {
+        const std::size_t d = editDistance(lower, c);
+        if (d < bestDistance && 3 * d < lower.size()) {
+            bestDistance = d;
+            best = c;
+        }
+    }
+    return best;
 }
 
 std::string expectedRange(const SpecField& f)
@@ -124,6 +179,13 @@ GpuSpec gpuSpecFromJson(const json& j, const std::string& source)
     }
     if (s.fp32MatrixGflops <= 0)
         s.fp32MatrixGflops = s.fp32Gflops;
+    for (const auto& [key, value] : j.items())
+        if (!isKnownKey(key))
+            s.unreadFields.push_back(key);
+    if (link)
+        for (const auto& [key, value] : link->items())
+            if (!isKnownKey("interconnect." + key))
+                s.unreadFields.push_back("interconnect." + key);
     return s;
 }
 
@@ -196,6 +258,21 @@ std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec)
                   "forecasts use the FP32 peak",
                   spec.fp32Gflops, ratio, product);
     return std::string(text);
+}
+
+std::optional<std::string> unreadFieldsNote(const GpuSpec& spec)
+{
+    if (spec.unreadFields.empty())
+        return std::nullopt;
+    std::string text;
+    for (const auto& key : spec.unreadFields) {
+        text += (text.empty() ? "" : ", ") + key;
+        if (const std::string meant = likelyMeant(key); !meant.empty())
+            text += " (did you mean " + meant + "?)";
+    }
+    const bool one = spec.unreadFields.size() == 1;
+    return text + (one ? " is not a spec field" : " are not spec fields") + "; no forecast reads " +
+           (one ? "it" : "them");
 }
 
 std::optional<double> specFieldValue(const GpuSpec& spec, const std::string& key)

@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace gpuforecast {
 
@@ -50,6 +51,10 @@ struct GpuSpec {
     std::shared_ptr<const GpuSpec> efficiencyBasis;
     // The "efficiency_basis" a sheet file names: a bundled GPU's id, or empty (read as itself).
     std::string efficiencyBasisId;
+    // Keys the file had that no forecast reads ("l1_cache_kbb", "interconnect.bw"), in file order.
+    // Sheets may carry extra fields (DESIGN.md: "at least"), so they are not an error, but a typo
+    // of an optional field would otherwise leave its default in force without a word.
+    std::vector<std::string> unreadFields;
     // The sheet whose learned efficiency a forecast of this spec reads: the basis, else itself.
     const GpuSpec& efficiencySheet() const { return efficiencyBasis ? *efficiencyBasis : *this; }
 
@@ -93,6 +98,10 @@ void validateGpuSpec(const GpuSpec& spec, const std::string& source);
 // forecast would price it without a word (no forecast reads cores or clock). One line for people
 // when the two differ by more than 25%; empty when they agree or a number is missing.
 std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec);
+
+// One line for people when the file had fields no forecast reads: each named, with the field it
+// most likely meant ("l1_cache_kbb (did you mean l1_cache_kb?)"); empty when every key was read.
+std::optional<std::string> unreadFieldsNote(const GpuSpec& spec);
 
 // Reads or sets a field by its key; returns false / throws for unknown keys or out-of-range values.
 std::optional<double> specFieldValue(const GpuSpec& spec, const std::string& key);
