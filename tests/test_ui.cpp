@@ -1715,6 +1715,40 @@ private slots:
         }
     }
 
+    // Bars over one axis read in its unit: "2282.3 ms" beside "84.34 s" on a seconds axis made
+    // readers compare digits across units. The status bar lists the GPUs the same way, and with
+    // many only the fastest and slowest (twenty were cut off mid-id).
+    void stepTimesReadInOneUnit()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(!session.setModel("gpt2_large"));
+        QVERIFY(!session.setOptions(GraphOptions{16, 1024, true, false}));
+        session.setSelectedGpus({"H100-SXM5-80GB", "P4"});
+        const auto& f = *session.forecasts();
+        QVERIFY(f[0].totalSeconds() < 10 && f[1].totalSeconds() > 10); // one each side of formatMs's switch
+        CompareChart compare(&session);
+        compare.resize(1400, 700);
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        compare.plot()->replot();
+        QStringList firstLines;
+        for (int i = 0; i < compare.plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i)))
+                firstLines << t->text().section('\n', 0, 0);
+        QCOMPARE(firstLines, QStringList({QString("%1 s").arg(f[0].totalSeconds(), 0, 'f', 2),
+                                          QString("%1 s").arg(f[1].totalSeconds(), 0, 'f', 2)}));
+        QVERIFY(compare.plot()->yAxis->label().contains("(s, FP32)"));
+
+        MainWindow window(&session);
+        QCOMPARE(window.statusBar()->currentMessage(),
+                 QString("H100-SXM5-80GB: %1   ·   P4: %2").arg(firstLines[0], firstLines[1]));
+        session.setSelectedGpus({"H100-SXM5-80GB", "P4", "T4", "V100-PCIE-32GB", "A100-PCIE-40GB", "L4"});
+        const QString many = window.statusBar()->currentMessage();
+        QVERIFY2(many.startsWith("6 GPUs; fastest H100-SXM5-80GB: ") && many.contains("slowest P4: ") &&
+                     !many.contains("T4") && !many.contains(" ms"),
+                 qPrintable(many));
+    }
+
     void compareLabelsFitTheirBars()
     {
         ForecastSession session(nullptr, store());
@@ -1850,6 +1884,11 @@ private slots:
         QCOMPARE(formatBytes(4096), QString("4.10 kB"));
         QCOMPARE(formatBytes(999.7e3), QString("1.00 MB"));
         QCOMPARE(formatBytes(16.78e6), QString("16.8 MB"));
+        QCOMPARE(formatLatencyIn(61.84, latencyUnitFor(100)), QString("61.8 ms"));
+        QCOMPARE(formatLatencyIn(61.84, latencyUnitFor(2e4)), QString("0.0618 s")); // beside a 20 s bar
+        QCOMPARE(formatLatencyIn(65005.389, latencyUnitFor(2e4)), QString("65.01 s"));
+        QCOMPARE(formatLatencyIn(733166.4, latencyUnitFor(2e4)), QString("733.17 s"));
+        QCOMPARE(formatLatencyIn(7331664, latencyUnitFor(2e4)), QString("7332 s"));
 
         // BERT-large training at batch 64 on a P4: a minute a step, 0.98 samples a second.
         ForecastSession session(nullptr, store());

@@ -118,7 +118,7 @@ void CompareChart::rebuild()
         // Cut short, a label still says what a reader must not miss: that the model does not fit,
         // and that the forecast reaches beyond the measured GPUs or near their edge.
         const ModelForecast& f = (*forecasts)[std::size_t(g)];
-        const QStringList details = barDetails(std::size_t(g));
+        const QStringList details = barDetails(std::size_t(g), unit);
         const Coverage level = coverage(f).level;
         const QString reach = level == Coverage::Within ? QString()
                               : level == Coverage::Beyond ? tr("\nbeyond measured")
@@ -136,7 +136,7 @@ void CompareChart::rebuild()
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-QStringList CompareChart::barDetails(std::size_t g) const
+QStringList CompareChart::barDetails(std::size_t g, const LatencyUnit& unit) const
 {
     const auto forecasts = session_->forecasts();
     const ModelForecast& f = (*forecasts)[g];
@@ -144,7 +144,7 @@ QStringList CompareChart::barDetails(std::size_t g) const
     const double ms = f.totalSeconds() * 1e3, baseMs = (*forecasts)[std::size_t(baseIndex)].totalSeconds() * 1e3;
     const auto& opt = session_->options();
     const double tokensPerSecond = double(opt.batch) * double(opt.seq) / (ms / 1e3);
-    QStringList lines{formatMs(ms),
+    QStringList lines{formatLatencyIn(ms, unit),
                       tr("%1x vs %2").arg(baseMs / ms, 0, 'f', 2).arg(QString::fromStdString((*forecasts)[std::size_t(baseIndex)].gpu)),
                       tr("%1, %2").arg(formatRate(tokensPerSecond, tr("tokens/s")),
                                        formatRate(double(opt.batch) / (ms / 1e3), tr("samples/s")))};
@@ -245,7 +245,7 @@ QString CompareChart::toolTipAt(const QPointF& pixel) const
                     .arg(formatMs(f.forwardSeconds * 1e3, 2), formatMs((f.backwardSeconds + f.accumulateSeconds) * 1e3, 2));
     const SpecCoverage c = coverage(f);
     if (compactLabels_) { // the label above the bar is cut short: the rest is here
-        QStringList details = barDetails(std::size_t(g));
+        QStringList details = barDetails(std::size_t(g), latencyUnitFor(top_));
         details.removeFirst(); // the time, given above
         if (c.level != Coverage::Within)
             details.removeLast(); // "(hover)": this is the hover

@@ -4,6 +4,7 @@
 #include "forecast_session.h"
 
 #include "chart_widget.h"
+#include "quantity_format.h"
 
 #include <vector>
 
@@ -33,9 +34,10 @@ protected:
 
 private:
     void rebuild() override;
-    // The lines of bar g's label: time, speed-up, throughput, per W and per $1k where the sheet
-    // gives them, memory fit, and a pointer to the hover text when the GPU is beyond the measured.
-    QStringList barDetails(std::size_t g) const;
+    // The lines of bar g's label: time (in the axis's unit, so that bars read alike), speed-up,
+    // throughput, per W and per $1k where the sheet gives them, memory fit, and a pointer to the
+    // hover text when the GPU is beyond the measured.
+    QStringList barDetails(std::size_t g, const LatencyUnit& unit) const;
     // Full labels where every one fits above its bar, else time and speed-up only; slants the
     // GPU names where they would collide. Returns whether the slant changed (a new layout).
     bool chooseLabels();

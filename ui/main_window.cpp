@@ -51,6 +51,8 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace gpuforecast::ui {
 
 namespace {
@@ -59,6 +61,29 @@ namespace {
 // takes the organisation name, which main() leaves unset (it would move the data folder to
 // .../gpuforecast/gpuforecast), and so wrote to "~/.config/Unknown Organization/".
 QString settingsName() { return QCoreApplication::applicationName(); }
+
+// The status bar's line: every ticked GPU's step in one unit, or with more than four the fastest
+// and the slowest (twenty GPUs were cut off mid-id, and the Compare chart lists them all).
+QString stepTimesSummary(const std::vector<ModelForecast>& forecasts)
+{
+    if (forecasts.empty())
+        return {};
+    const auto byTime = [](const ModelForecast& a, const ModelForecast& b) { return a.totalSeconds() < b.totalSeconds(); };
+    const auto [fastest, slowest] = std::minmax_element(forecasts.begin(), forecasts.end(), byTime);
+    const LatencyUnit unit = latencyUnitFor(slowest->totalSeconds() * 1e3);
+    const auto entry = [&](const ModelForecast& m) {
+        return QString("%1: %2").arg(QString::fromStdString(m.gpu), formatLatencyIn(m.totalSeconds() * 1e3, unit));
+    };
+    if (forecasts.size() <= 4) {
+        QStringList parts;
+        for (const auto& m : forecasts)
+            parts << entry(m);
+        return parts.join("   ·   ");
+    }
+    return QCoreApplication::translate("MainWindow", "%1 GPUs; fastest %2   ·   slowest %3 (Compare shows each)")
+        .arg(forecasts.size())
+        .arg(entry(*fastest), entry(*slowest));
+}
 
 // A column whose text matters from the left (the tile before its padding note).
 class ElideRightDelegate : public QStyledItemDelegate {
@@ -643,11 +668,7 @@ bool MainWindow::reportExportFailure(const QString& path, const QString& why)
 
 void MainWindow::updateStatus()
 {
-    const auto f = session_->forecasts();
-    QStringList parts;
-    for (const auto& m : *f)
-        parts << QString("%1: %2").arg(QString::fromStdString(m.gpu), formatMs(m.totalSeconds() * 1e3));
-    statusBar()->showMessage(parts.join("   ·   "));
+    statusBar()->showMessage(stepTimesSummary(*session_->forecasts()));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
