@@ -38,6 +38,7 @@
 #include <QComboBox>
 #include <QPushButton>
 #include <QCheckBox>
+#include <QDirIterator>
 #include <QScrollArea>
 #include <QSettings>
 #include <QtTest>
@@ -1168,6 +1169,25 @@ private slots:
         QCOMPARE(p.exitCode(), 0);
         QFile f(jpeg);
         QVERIFY(f.open(QIODevice::ReadOnly) && f.read(3) == QByteArray("\xFF\xD8\xFF", 3));
+        // A scenario's own sheet is drawn, but not saved among the user's sheets: a picture taken
+        // leaves nothing behind.
+        {
+            ForecastSession session(nullptr, store());
+            MainWindow window(&session);
+            GpuSpec custom = *session.gpu("A10");
+            custom.id = "A10 doubled";
+            custom.smCount *= 2;
+            QVERIFY(!session.addGpu(custom));
+            session.setSelectedGpus({"A10 doubled", "A10"});
+            QVERIFY(window.saveScenario(dir.filePath("custom.json")));
+        }
+        p.start(GPUFORECAST_GUI, {"--screenshot", dir.filePath("custom.png"), dir.filePath("custom.json")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(QFile::exists(dir.filePath("custom.png")));
+        QDirIterator saved(dir.path(), {"*.json"}, QDir::Files, QDirIterator::Subdirectories);
+        QCOMPARE(saved.next(), dir.filePath("custom.json"));
+        QVERIFY2(!saved.hasNext(), qPrintable(saved.next()));
         const QList<QPair<QStringList, QString>> mistakes{
             {{"--screenshot", dir.filePath("shot.xyz")}, "name it .png, .jpg"},
             {{"--screenshot", dir.filePath("no/such/dir/shot.png")}, "cannot write the image"},

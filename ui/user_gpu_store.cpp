@@ -14,6 +14,13 @@ UserGpuStore::UserGpuStore(QString folder) : folder_(std::move(folder))
         folder_ = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/gpus";
 }
 
+UserGpuStore UserGpuStore::readOnly(QString folder)
+{
+    UserGpuStore store(std::move(folder));
+    store.writes_ = false;
+    return store;
+}
+
 QString UserGpuStore::pathFor(const QString& id) const
 {
     QString safe = id;
@@ -39,11 +46,17 @@ std::vector<GpuSpec> UserGpuStore::load(QStringList* errors, QStringList* paths)
 
 void UserGpuStore::save(const GpuSpec& spec) const
 {
+    if (!writes_)
+        return;
     if (!QDir().mkpath(folder_))
         throwInputError(folder_.toStdString(), "", "cannot create the folder");
     saveGpuSpec(spec, pathFor(QString::fromStdString(spec.id)).toStdString());
 }
 
-void UserGpuStore::remove(const QString& id) const { QFile::remove(pathFor(id)); }
+void UserGpuStore::remove(const QString& id) const
+{
+    if (writes_)
+        QFile::remove(pathFor(id));
+}
 
 } // namespace gpuforecast::ui

@@ -14,17 +14,21 @@ class UserGpuStore {
 public:
     // Default folder: QStandardPaths::AppDataLocation + "/gpus".
     explicit UserGpuStore(QString folder = {});
+    // Reads the folder but never writes to it: `gpuforecast --screenshot` renders a scenario
+    // without leaving its custom sheets behind in the user's folder.
+    static UserGpuStore readOnly(QString folder = {});
 
     QString folder() const { return folder_; }
     // Every valid spec in the folder; problems (unreadable or invalid files) are appended to errors,
     // and each spec's file to paths (for later errors that must name it).
     std::vector<GpuSpec> load(QStringList* errors, QStringList* paths = nullptr) const;
-    void save(const GpuSpec& spec) const; // throws ForecastError naming the file
-    void remove(const QString& id) const;
+    void save(const GpuSpec& spec) const; // throws ForecastError naming the file; nothing when read-only
+    void remove(const QString& id) const; // nothing when read-only
 
 private:
     QString pathFor(const QString& id) const;
     QString folder_;
+    bool writes_ = true;
 };
 
 } // namespace gpuforecast::ui

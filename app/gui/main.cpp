@@ -78,7 +78,9 @@ int main(int argc, char** argv)
 
     std::unique_ptr<gpuforecast::ui::ForecastSession> session;
     try {
-        session = std::make_unique<gpuforecast::ui::ForecastSession>();
+        // A screenshot leaves nothing behind: a scenario's custom sheets stay in memory.
+        session = std::make_unique<gpuforecast::ui::ForecastSession>(
+            nullptr, parser.isSet(screenshot) ? gpuforecast::ui::UserGpuStore::readOnly() : gpuforecast::ui::UserGpuStore());
     } catch (const gpuforecast::ForecastError& e) {
         if (parser.isSet(screenshot)) {
             std::fprintf(stderr, "gpuforecast: %s\n", e.what());
