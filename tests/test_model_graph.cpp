@@ -310,6 +310,23 @@ private slots:
         } catch (const ForecastError& e) {
             QVERIFY2(QString(e.what()).startsWith("config.json: num_key_value_heads: null"), e.what());
         }
+        // A null head_dim: a LLaMA config turns it into hidden / heads; Gemma and Qwen3 keep the
+        // None, and taking their class default (said as "not given") was a guess.
+        const auto headDimNull = [](const char* type) {
+            const std::string doc = QString(R"({"model_type": "%1", "num_hidden_layers": 2, "hidden_size": 4096,
+                "num_attention_heads": 16, "num_key_value_heads": 16, "head_dim": null, "intermediate_size": 128,
+                "vocab_size": 100})").arg(type).toStdString();
+            return modelConfigFromJson(nlohmann::json::parse(doc), "config.json");
+        };
+        QCOMPARE(headDimNull("llama").headDim, 256LL);
+        for (const char* family : {"gemma", "qwen3"}) {
+            try {
+                headDimNull(family);
+                QFAIL("accepted a null head_dim the family cannot size");
+            } catch (const ForecastError& e) {
+                QVERIFY2(QString(e.what()).startsWith("config.json: head_dim: null; " + QString(family)), e.what());
+            }
+        }
         try {
             kvHeads("qwen2", 40);
             QFAIL("accepted a default that does not divide the heads");

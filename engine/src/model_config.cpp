@@ -232,6 +232,10 @@ void readLlamaLike(ModelConfig& c, const json& j, const Context& ctx)
     }
     if (auto d = json_fields::optionalInteger(j, ctx, "head_dim", 1, kMaxWidth / c.heads))
         c.headDim = *d; // some configs decouple head size from hidden / heads
+    else if ((c.family == "gemma" || c.family == "qwen3") && j.contains("head_dim"))
+        // Their configs keep a None, which their attention cannot size; hidden / heads (what a
+        // LLaMA config turns None into) and the class default would each be a guess.
+        throwInputError(ctx.source, "head_dim", "null; " + c.family + " needs the head size written here");
     else if (c.family == "gemma" || c.family == "qwen3") {
         c.headDim = c.family == "gemma" ? 256 : 128; // their configs' defaults, not hidden / heads
         c.assumed.push_back({"head_dim", c.headDim, "transformers' " + c.family + " default"});
