@@ -327,6 +327,18 @@ private slots:
                 QVERIFY2(QString(e.what()).startsWith("config.json: head_dim: null; " + QString(family)), e.what());
             }
         }
+        // An FP32 forecast says what the file's own precision would change, by the precision.
+        ModelConfig typed;
+        QCOMPARE(typed.precisionDifference(), std::string());
+        const std::pair<const char*, const char*> precisions[] = {
+            {"bfloat16", "half the bytes; would run faster"}, {"float16", "half the bytes; would run faster"},
+            {"int8", "a quarter of the bytes; would run faster"}, {"float8_e4m3fn", "a quarter of the bytes; would run faster"},
+            {"float64", "twice the bytes; would run slower"}, {"float32", ""}};
+        for (const auto& [dtype, says] : precisions) {
+            typed.dtype = dtype;
+            QVERIFY2(typed.precisionDifference().find(says) != std::string::npos && (*says != 0) != typed.saysFp32(),
+                     (std::string(dtype) + ": " + typed.precisionDifference()).c_str());
+        }
         try {
             kvHeads("qwen2", 40);
             QFAIL("accepted a default that does not divide the heads");

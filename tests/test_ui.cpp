@@ -723,7 +723,7 @@ private slots:
         QVERIFY(label);
         QVERIFY(showOneSequence(session, "gemma_7b", 128, "T4"));
         QVERIFY2(label->isVisible() && label->text() == "Forecast in FP32; the config says bfloat16" &&
-                     label->toolTip().contains("is not modelled and would run faster"),
+                     label->toolTip().contains("(tensor-core math, half the bytes; would run faster) is not modelled"),
                  qPrintable(label->text()));
         QVERIFY(showOneSequence(session, "gpt2_large", 128, "T4"));
         QVERIFY(!label->isVisible());

@@ -209,9 +209,8 @@ void ModelPanel::syncFromSession()
     precision_->setText(config.saysFp32() ? QString() : tr("Forecast in FP32; the config says %1").arg(dtype));
     precision_->setToolTip(config.saysFp32() ? QString()
                                              : tr("The forecast is FP32 throughout, as NeuSight measured. This config's "
-                                                  "torch_dtype %1 (tensor-core math, half the bytes) is not modelled "
-                                                  "and would run faster.")
-                                                   .arg(dtype));
+                                                  "torch_dtype %1 (%2) is not modelled.")
+                                                   .arg(dtype, QString::fromStdString(config.precisionDifference())));
     assumed_->setText(tr("Assumed, not given in the file: %1").arg(taken.join(", ")));
     assumed_->setToolTip(why.join("\n"));
 #if QT_VERSION >= QT_VERSION_CHECK(6, 4, 0)

@@ -157,6 +157,7 @@ struct Notes {
     // say bfloat16) run on tensor cores in practice; the forecast is FP32 throughout, and a reader
     // comparing with a bf16 benchmark must know.
     std::string configDtype;
+    std::string precisionDifference; // what that precision would change (ModelConfig::precisionDifference)
 };
 
 void addNotes(nlohmann::json& j, const Notes& notes)
@@ -223,9 +224,8 @@ void printNotes(const Notes& notes)
         std::printf("  note: %s does not give %s; taking %lld (%s)\n", oneLine(notes.configSource).c_str(), f.field.c_str(), f.value,
                     f.why.c_str());
     if (!notes.configDtype.empty())
-        std::printf("  note: forecast in FP32, as NeuSight measured; the config's torch_dtype %s (tensor-core math, half "
-                    "the bytes) is not modelled and would run faster\n",
-                    oneLine(notes.configDtype).c_str());
+        std::printf("  note: forecast in FP32, as NeuSight measured; the config's torch_dtype %s (%s) is not modelled\n",
+                    oneLine(notes.configDtype).c_str(), notes.precisionDifference.c_str());
 }
 
 // `forecast`'s memory against its GPU's; `whose` names the GPU on a multi-GPU layout.
@@ -338,7 +338,7 @@ int runPredict(const std::vector<std::string>& args)
                       graphCheckedByMeasuredRuns(config) ? std::string() : config.family, config.assumed,
                       config.source, donorSheet ? slotPoweredDonorCaution(gpu, *donorSheet, donor->weight) : std::nullopt,
                       fromFile ? readAsNewGpuNote(gpu, forecaster.tiles().gpus()) : std::nullopt,
-                      config.saysFp32() ? std::string() : config.dtype};
+                      config.saysFp32() ? std::string() : config.dtype, config.precisionDifference()};
     if (layout.gpus() == 1) {
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);
         if (a.has("--json")) {

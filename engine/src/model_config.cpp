@@ -4,6 +4,7 @@
 #include "gpuforecast/file_io.h"
 #include "gpuforecast/json_fields.h"
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <string_view>
@@ -320,6 +321,24 @@ ModelConfig modelConfigFromJson(const json& j, const std::string& source)
                                                            " key/value heads do not divide the " +
                                                            std::to_string(c.heads) + " attention heads");
     return c;
+}
+
+std::string ModelConfig::precisionDifference() const
+{
+    if (saysFp32())
+        return {};
+    std::string t = dtype;
+    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+    const auto has = [&](const char* part) { return t.find(part) != std::string::npos; };
+    if (has("64") || has("double"))
+        return "twice the bytes; would run slower";
+    if (has("16") || has("half"))
+        return "tensor-core math, half the bytes; would run faster";
+    if (has("8"))
+        return "low-precision math, a quarter of the bytes; would run faster";
+    if (has("4"))
+        return "low-precision math, an eighth of the bytes; would run faster";
+    return "a precision this forecast does not know; its speed may differ either way";
 }
 
 std::string modelNameForFile(const std::string& path, const nlohmann::json& config)

@@ -62,6 +62,10 @@ struct ModelConfig {
     std::string dtype;
     // Whether the file says FP32 or nothing (a "float32", "torch.float32" or "auto" dtype).
     bool saysFp32() const { return dtype.empty() || dtype == "float32" || dtype == "torch.float32" || dtype == "auto"; }
+    // What the file's other precision would change, for the note beside an FP32 forecast:
+    // "tensor-core math, half the bytes; would run faster" for bfloat16, a quarter for 8-bit
+    // types, twice for float64 ("would run slower"). Empty when the file says FP32.
+    std::string precisionDifference() const;
 
     long long attentionWidth() const { return heads * headDim; } // q projection outputs
     long long rotatedDims() const { return static_cast<long long>(double(headDim) * rotaryFraction); } // int(), as transformers
