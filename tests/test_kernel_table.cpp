@@ -58,6 +58,9 @@ private slots:
         QTest::newRow("huge dim") << h + "bmm,T4,1,5,99999999999999,1,\n" << "line 2 n";
         QTest::newRow("overflowing product") << h + "bmm,T4,2000000000,2000000000,2000000000,2,\n" << "too large";
         QTest::newRow("missing h") << h + "ln,T4,4,,,,\n" << "line 2 h: missing";
+        QTest::newRow("rows typed as m") << h + "softmax,T4,1,4096,,,1024\n"
+                                         << "line 2 m: 'softmax' does not read this column (vector operators give b rows";
+        QTest::newRow("row length on a GEMM") << h + "linear,T4,1,8,8,8,64\n" << "line 2 h: 'linear' does not read this column";
         QTest::newRow("read column twice") << "op,gpu,b,m,n,k,h,m\nbmm,T4,1,5,1,1,,7\n" << "header: column 'm' appears more than once";
         QTest::newRow("short row") << h + "bmm,T4,1\n" << "line 2: expected 7 columns";
         QTest::newRow("missing gpu") << h + "bmm,,1,1,1,1,\n" << "line 2 gpu";

@@ -99,7 +99,16 @@ KernelTable parseKernelTable(const std::string& text, const std::string& source,
         row.gpu = cells[cGpu];
         if (row.gpu.empty())
             throwInputError(source, line + " gpu", "missing GPU id");
-        if (*cls == OpClass::Bmm || *cls == OpClass::Linear)
+        // A shape in a column the operator does not read would be priced without it, as a
+        // softmax of 4096 rows typed into m came out as one row.
+        const bool gemm = *cls == OpClass::Bmm || *cls == OpClass::Linear;
+        for (const auto& [column, name] : {std::pair{cM, "m"}, std::pair{cN, "n"}, std::pair{cK, "k"}, std::pair{cH, "h"}})
+            if (!cells[column].empty() && gemm == (column == cH))
+                throwInputError(source, line + " " + name,
+                                "'" + op + "' does not read this column (" +
+                                    (gemm ? "GEMMs give b, m, n and k" : "vector operators give b rows of h elements") +
+                                    "); leave it empty");
+        if (gemm)
             row.kernel = Kernel::gemm(op, parseDim(cells[cB], source, line + " b"), parseDim(cells[cM], source, line + " m"),
                                       parseDim(cells[cN], source, line + " n"), parseDim(cells[cK], source, line + " k"));
         else
