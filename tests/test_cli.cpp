@@ -648,6 +648,28 @@ private slots:
         QVERIFY(QJsonDocument::fromJson(bundled.out.toUtf8()).object()["sheet_unread_fields"].toArray().isEmpty());
     }
 
+    // A sheet file under a bundled GPU's id is forecast as itself, and its output, which carries
+    // that id, says so (a script grouping by "gpu" mixed the edited sheet with the real card).
+    void sheetKeepingABundledIdSaysHowItDiffers()
+    {
+        QTemporaryDir dir;
+        const QString edited = dir.filePath("a100-edited.json"), copy = dir.filePath("a100-copy.json");
+        QVERIFY(writeEditedSheet("A100-PCIE-40GB", "\"sm_count\": 108,", "\"sm_count\": 216,", edited));
+        QVERIFY(writeEditedSheet("A100-PCIE-40GB", "\"price_usd\": 10000,", "\"price_usd\": 10000,", copy));
+        const Run r = cli({"predict", "--model", "gpt2_large", "--gpu", edited, "--seq", "512"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("note: " + edited + " keeps the id of the bundled A100-PCIE-40GB but differs from it: "
+                                                    "sm_count 216 (108); the forecast above is this sheet's"),
+                 qPrintable(r.out));
+        const auto differences = [&](const QString& sheet) {
+            const Run j = cli({"predict", "--model", "gpt2_large", "--gpu", sheet, "--seq", "512", "--json"});
+            return QJsonDocument::fromJson(j.out.toUtf8()).object().value("differs_from_bundled");
+        };
+        QCOMPARE(differences(edited).toArray(), QJsonArray{"sm_count 216 (108)"});
+        QVERIFY(differences(copy).isNull()); // the bundled numbers under their own id: nothing to say
+        QVERIFY(differences("A100-PCIE-40GB").isNull());
+    }
+
     // A misspelt optional field is named in the forecast's notes, with the field it meant.
     void sheetFieldsNoForecastReadsAreNamed()
     {

@@ -144,6 +144,9 @@ struct Notes {
     std::optional<std::string> sheetCheck; // the FP32 peak disagrees with SMs x cores x clock
     std::vector<std::string> unreadFields;  // keys in the sheet file that no forecast reads (typos)
     std::optional<std::string> unreadNote;  // the same, for people, with the field each likely meant
+    // A sheet file that keeps a bundled GPU's id but not its numbers: "sm_count 216 (108)", ...
+    std::string sameIdAs;
+    std::vector<std::string> differences;
     // Classes the weights folder has no file for (train on a subset writes only some): their
     // kernels are priced at the roofline, which must not pass for a learned forecast.
     std::vector<std::string> unlearned;
@@ -172,6 +175,7 @@ void addNotes(nlohmann::json& j, const Notes& notes)
     j["efficiency_basis"] = notes.efficiencyBasis.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.efficiencyBasis);
     j["sheet_check"] = notes.sheetCheck ? nlohmann::json(*notes.sheetCheck) : nlohmann::json(nullptr);
     j["sheet_unread_fields"] = notes.unreadFields;
+    j["differs_from_bundled"] = notes.differences.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.differences);
     j["gemm_efficiency_from"] = nullptr;
     if (const auto& donor = notes.coverage.donor)
         j["gemm_efficiency_from"] = {
@@ -198,6 +202,14 @@ void printNotes(const Notes& notes)
                     notes.efficiencyBasis.c_str());
     if (notes.sheetCheck)
         std::printf("  note: check the spec sheet: %s\n", notes.sheetCheck->c_str());
+    if (!notes.differences.empty()) {
+        std::string list;
+        for (const auto& d : notes.differences)
+            list += (list.empty() ? "" : ", ") + d;
+        std::printf("  note: %s keeps the id of the bundled %s but differs from it: %s; the forecast above is this "
+                    "sheet's, under that id. Give it an id of its own to tell the two apart\n",
+                    oneLine(notes.sheet).c_str(), notes.sameIdAs.c_str(), list.c_str());
+    }
     if (notes.unreadNote)
         std::printf("  note: %s: %s\n", oneLine(notes.sheet).c_str(), oneLine(*notes.unreadNote).c_str());
     // Far enough out to borrow a measured GPU's GEMM efficiency is "beyond"; outside a range
@@ -292,6 +304,10 @@ int runPredict(const std::vector<std::string>& args)
         }
     }();
     const bool fromFile = !findGpu(catalog, gpuArg);
+    // A sheet file under a bundled id: its results carry that id, so say when the numbers differ.
+    const GpuSpec* bundledSameId = fromFile ? findGpu(catalog, gpu.id) : nullptr;
+    if (bundledSameId && specDifferences(gpu, *bundledSameId).empty())
+        bundledSameId = nullptr;
     const std::string weightsDir = a.value("--weights").value_or((dataDir / "weights").string());
     const Forecaster forecaster = Forecaster::loadFromDirectory(weightsDir);
     ParallelLayout layout;
@@ -333,7 +349,8 @@ int runPredict(const std::vector<std::string>& args)
     const GpuSpec* donorSheet = donor ? findGpu(catalog, donor->gpu.id) : nullptr;
     const Notes notes{std::move(coverage),
                       fromFile ? gpuArg : std::string(), gpu.efficiencyBasis ? gpu.efficiencyBasis->id : std::string(),
-                      fp32PeakMismatch(gpu), gpu.unreadFields, unreadFieldsNote(gpu),
+                      fp32PeakMismatch(gpu), gpu.unreadFields, unreadFieldsNote(gpu), bundledSameId ? gpu.id : "",
+                      bundledSameId ? specDifferences(gpu, *bundledSameId) : std::vector<std::string>{},
                       unlearnedClasses(forecaster), weightsDir,
                       graphCheckedByMeasuredRuns(config) ? std::string() : config.family, config.assumed,
                       config.source, donorSheet ? slotPoweredDonorCaution(gpu, *donorSheet, donor->weight) : std::nullopt,

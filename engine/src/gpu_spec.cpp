@@ -275,6 +275,17 @@ std::optional<std::string> unreadFieldsNote(const GpuSpec& spec)
            (one ? "it" : "them");
 }
 
+std::vector<std::string> specDifferences(const GpuSpec& a, const GpuSpec& b)
+{
+    std::vector<std::string> out;
+    for (const auto& f : fieldTable()) {
+        const double x = specFieldValue(a, f.key).value_or(0), y = specFieldValue(b, f.key).value_or(0);
+        if (x != y)
+            out.push_back(std::string(f.key) + " " + json_fields::plainNumber(x) + " (" + json_fields::plainNumber(y) + ")");
+    }
+    return out;
+}
+
 std::optional<double> specFieldValue(const GpuSpec& spec, const std::string& key)
 {
     const SpecField* f = findField(key);

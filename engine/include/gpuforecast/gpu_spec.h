@@ -103,6 +103,10 @@ std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec);
 // most likely meant ("l1_cache_kbb (did you mean l1_cache_kb?)"); empty when every key was read.
 std::optional<std::string> unreadFieldsNote(const GpuSpec& spec);
 
+// The numeric fields in which two sheets differ, as "sm_count 216 (108)": a's value, then b's.
+// For a sheet file that keeps a bundled GPU's id, whose output would otherwise read as that GPU's.
+std::vector<std::string> specDifferences(const GpuSpec& a, const GpuSpec& b);
+
 // Reads or sets a field by its key; returns false / throws for unknown keys or out-of-range values.
 std::optional<double> specFieldValue(const GpuSpec& spec, const std::string& key);
 // Sets a field, checking its range; 0 clears an optional field ("not given").
