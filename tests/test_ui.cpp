@@ -1,6 +1,7 @@
 // The explorer, driven the way a user drives it: edit a spec cell, type a bad value, undo, toggle
 // GPUs, export a chart. Runs offscreen.
 #include "breakdown_chart.h"
+#include "chart_style.h"
 #include "compare_chart.h"
 #include "csv_export.h"
 #include "efficiency_basis_box.h"
@@ -1256,6 +1257,45 @@ private slots:
             if (const auto* text = qobject_cast<QCPItemText*>(chart.plot()->item(i)))
                 said = said || (text->text().contains(QString("padded")) && text->text().contains(QString("m 8 → %1").arg(fc->forecast.paddedM)));
         QVERIFY(said);
+    }
+
+    // Twenty GPUs: colours come round after twelve, so lines change dash instead; a long id is cut
+    // in the middle on axes and legends; the waves axis keeps only 1, 10, 100 where 2 and 5 would
+    // run into their neighbours.
+    void manyGpusStayLegible()
+    {
+        QCOMPARE(gpuPen(3, 2).style(), Qt::SolidLine);
+        QCOMPARE(gpuPen(12, 2).color(), gpuPen(0, 2).color());
+        QVERIFY(gpuPen(12, 2).style() != gpuPen(0, 2).style());
+        QCOMPARE(shortGpuName("H100-SXM5-80GB (scenario)"), QString("H100-SXM5-80GB (scenario)"));
+        const QString longId = "Hypothetical-Next-Gen-Accelerator-With-Very-Long-Name-2027";
+        const QString shortId = shortGpuName(longId);
+        QVERIFY2(shortId.size() == 28 && shortId.startsWith("Hypothetical") && shortId.endsWith("Name-2027"), qPrintable(shortId));
+
+        ForecastSession session(nullptr, store());
+        GpuSpec custom = *session.gpu("A10");
+        custom.id = longId.toStdString();
+        QVERIFY(!session.addGpu(custom));
+        session.setSelectedGpus({"A10", QString::fromStdString(custom.id)});
+        CompareChart compare(&session);
+        compare.resize(1200, 600);
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        compare.plot()->replot();
+        QCOMPARE(compare.plot()->xAxis->tickVectorLabels(), (QVector<QString>{"A10", shortId}));
+
+        WavesChart waves(&session);
+        auto* axis = waves.plot()->axisRects().front()->axis(QCPAxis::atBottom);
+        QVERIFY(axis->scaleType() == QCPAxis::stLogarithmic);
+        for (const int width : {1600, 500}) {
+            waves.resize(width, 600);
+            waves.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&waves));
+            waves.plot()->replot();
+            const QVector<QString> labels = axis->tickVectorLabels();
+            QVERIFY2(labels.contains("1") && labels.contains("10"), qPrintable(QStringList(labels.begin(), labels.end()).join(' ')));
+            QCOMPARE(labels.contains("2"), width == 1600);
+        }
     }
 
     void wavesChartShowsTheLearnedLawAndTheWaveBoundaries()

@@ -96,7 +96,7 @@ void BreakdownChart::rebuild()
     }
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (int g = 0; g < gpuNames_.size(); ++g)
-        ticker->addTick(g + 1, gpuNames_[g]);
+        ticker->addTick(g + 1, shortGpuName(gpuNames_[g]));
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.4, gpuNames_.size() + 0.6); // set by hand: rescaleAxes halves outer bars
     double top = 0;
@@ -191,7 +191,10 @@ void BreakdownChart::fitToLayout()
     const double lines = highlighted_.empty() ? 0.5 : 2.5; // the operator's two lines, and a margin
     const double upper =
         top_ > 0 ? top_ * (1 + std::max(0.08, labelHeadroom(plot_->yAxis->axisRect(), plot_->font(), lines))) : 1.0;
-    const bool slanted = slantCrowdedNames(plot_->xAxis, gpuNames_); // at this width: six names ran together
+    QStringList shown;
+    for (const QString& name : gpuNames_)
+        shown << shortGpuName(name);
+    const bool slanted = slantCrowdedNames(plot_->xAxis, shown); // at this width: six names ran together
     if (slanted || std::abs(plot_->yAxis->range().upper - upper) > 1e-9 * upper || plot_->yAxis->range().lower != 0) {
         plot_->yAxis->setRange(0, upper);
         plot_->yAxis->axisRect()->update(QCPLayoutElement::upPreparation); // its ticks, for this draw

@@ -53,6 +53,22 @@ QColor gpuColor(std::size_t index)
     return others[index % kColours - 1];
 }
 
+QPen gpuPen(std::size_t index, double width)
+{
+    static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
+    constexpr std::size_t kColours = 12; // gpuColor's cycle
+    return QPen(gpuColor(index), width, styles[(index / kColours) % std::size(styles)]);
+}
+
+QString shortGpuName(const QString& id)
+{
+    constexpr int kLongest = 28;
+    if (id.size() <= kLongest)
+        return id;
+    const int head = (kLongest - 1) / 2, tail = kLongest - 1 - head;
+    return id.left(head) + QChar(0x2026) + id.right(tail);
+}
+
 namespace {
 
 // Tick labels of a millisecond axis read in another unit; the ticks stay where the base ticker

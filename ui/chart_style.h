@@ -5,6 +5,7 @@
 #include "gpuforecast/kernel.h"
 
 #include <QColor>
+#include <QPen>
 #include <QString>
 #include <QStringList>
 
@@ -24,6 +25,13 @@ QString classLabel(OpClass c);
 // The i-th compared GPU's colour, the same on every chart that draws one line per GPU. The first
 // follows the palette's text colour so it stays visible in a dark theme.
 QColor gpuColor(std::size_t index);
+// The i-th GPU's line: its colour, solid for the first twelve, then dashed, dotted and dash-dotted
+// as the colours come round again (twenty GPUs drew A10 and MI210 as one black line).
+QPen gpuPen(std::size_t index, double width);
+// A GPU's name as an axis or legend shows it: whole up to 28 characters, longer ones cut in the
+// middle ("Hypothetical-Nex…-Name-2027"), so that one long id does not take half the chart's
+// height; hover texts give it whole.
+QString shortGpuName(const QString& id);
 void applyChartStyle(QCustomPlot* plot);
 // A value axis whose data are milliseconds, ticked in `unit` (latencyUnitFor the tallest value).
 void setLatencyTicker(QCPAxis* axis, const LatencyUnit& unit, bool logScale = false); // fonts, grid and colours from the current palette

@@ -90,7 +90,7 @@ void CompareChart::rebuild()
     for (std::size_t g = 0; g < forecasts->size(); ++g) {
         keys << double(g + 1);
         values << (*forecasts)[g].totalSeconds() * 1e3;
-        ticker->addTick(double(g + 1), QString::fromStdString((*forecasts)[g].gpu));
+        ticker->addTick(double(g + 1), shortGpuName(QString::fromStdString((*forecasts)[g].gpu)));
     }
     bars_ = new QCPBars(plot_->xAxis, plot_->yAxis);
     bars_->setWidth(0.6);
@@ -197,7 +197,7 @@ bool CompareChart::chooseLabels()
     compactLabels_ = !full;
     QStringList names;
     for (const auto& f : *session_->forecasts())
-        names << QString::fromStdString(f.gpu);
+        names << shortGpuName(QString::fromStdString(f.gpu));
     return slantCrowdedNames(plot_->xAxis, names);
 }
 

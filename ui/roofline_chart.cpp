@@ -65,8 +65,8 @@ void RooflineChart::rebuild()
         const QString id = QString::fromStdString((*forecasts)[i].gpu);
         const GpuSpec g = session_->effectiveGpu(id); // the roof the kernels were forecast under
         auto* roof = plot_->addGraph();
-        roof->setName(id + tr(" roof"));
-        roof->setPen(QPen(gpuColor(i), 1.5));
+        roof->setName(shortGpuName(id) + tr(" roof"));
+        roof->setPen(gpuPen(i, 1.5));
         QVector<double> x, y;
         for (double ai = kLowestIntensity; ai <= kHighestIntensity; ai *= 1.1) {
             x << ai;

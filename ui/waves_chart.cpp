@@ -49,6 +49,36 @@ Kernel pricedShape(const OpForecast& op)
     return k;
 }
 
+// Ticks at 1, 2 and 5 of each decade where the axis has room for their labels, else at 1 alone:
+// twenty GPUs' legend narrowed the panel until "50" and "100" ran together. Decided at every
+// replot, from the axis's width then. (A log ticker over a decade and a bit printed 2.5, 5, ...,
+// 12.5, 15 into each other, and no 1.)
+class DecadeTicker : public QCPAxisTicker {
+public:
+    explicit DecadeTicker(const QCPAxis* axis) : axis_(axis) {}
+
+protected:
+    QVector<double> createTickVector(double, const QCPRange& range) override
+    {
+        QVector<double> ticks;
+        if (!(range.lower > 0) || !(range.upper > range.lower))
+            return ticks;
+        const double decades = std::log10(range.upper / range.lower);
+        const double pixelsPerDecade = axis_->axisRect()->width() / std::max(decades, 1e-9);
+        // "50" and "100" sit log10(2) of a decade apart; three digits and a gap need about 30 px.
+        const bool steps = pixelsPerDecade * std::log10(2.0) >= 30;
+        for (double decade = std::pow(10.0, std::floor(std::log10(range.lower))); decade <= range.upper; decade *= 10)
+            for (const double step : {1.0, 2.0, 5.0})
+                if (const double at = decade * step; (steps || step == 1) && at >= range.lower && at <= range.upper)
+                    ticks << at;
+        return ticks;
+    }
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override { return QString::number(tick); }
+
+private:
+    const QCPAxis* axis_;
+};
+
 } // namespace
 
 std::vector<WaveSweep> sweepKernel(const ForecastSession& session, const Kernel& kernel, int points)
@@ -249,7 +279,7 @@ void WavesChart::drawUtilization()
     roof->setData({first, last}, {1, 1});
     for (std::size_t i = 0; i < curves_.size(); ++i) {
         const auto& c = curves_[i];
-        auto* curve = addGraph(c.gpu, QPen(gpuColor(i), 2), false);
+        auto* curve = addGraph(c.gpu, gpuPen(i, 2), false);
         curve->setData(toQ(c.waves), toQ(c.utilization), true);
         auto* own = addGraph(tr("this kernel's wave count"), QPen(gpuColor(i), 2), i == 0);
         own->setLineStyle(QCPGraph::lsNone);
@@ -259,15 +289,9 @@ void WavesChart::drawUtilization()
         ownGraphs_.push_back(own);
     }
     // A little room left of the first point, which may be a kernel's own (half hidden by the axis
-    // when it sat on it); ticks at 1, 2, 5 per decade, which a log ticker over one decade and a
-    // bit did not give (it printed 2.5, 5, ..., 12.5, 15 into each other, and no 1).
+    // when it sat on it).
     x->setRange(first / 1.15, last);
-    auto ticks = QSharedPointer<QCPAxisTickerText>::create();
-    for (double decade = std::pow(10.0, std::floor(std::log10(first / 1.15))); decade <= last; decade *= 10)
-        for (const double step : {1.0, 2.0, 5.0})
-            if (const double at = decade * step; at >= first / 1.15 && at <= last)
-                ticks->addTick(at, QString::number(at));
-    x->setTicker(ticks);
+    x->setTicker(QSharedPointer<QCPAxisTicker>(new DecadeTicker(x)));
     y->setRange(0, 1.08);
 }
 
@@ -277,8 +301,8 @@ void WavesChart::drawStaircase()
     std::vector<QCPGraph*> steps;
     for (std::size_t i = 0; i < sweeps_.size(); ++i) {
         auto* g = plot_->addGraph(plot_->xAxis, plot_->yAxis);
-        g->setName(sweeps_[i].gpu);
-        g->setPen(QPen(gpuColor(i), 2));
+        g->setName(shortGpuName(sweeps_[i].gpu));
+        g->setPen(gpuPen(i, 2));
         g->setLineStyle(QCPGraph::lsStepLeft);
         g->setData(toQ(sweeps_[i].dimension), toQ(sweeps_[i].ms), true);
         top = std::max(top, *std::max_element(sweeps_[i].ms.begin(), sweeps_[i].ms.end()));
