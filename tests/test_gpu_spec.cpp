@@ -96,10 +96,36 @@ private slots:
                                  "interconnect.bandwith_gbps (did you mean interconnect.bandwidth_gbps?)",
                                  "are not spec fields; no forecast reads them"})
             QVERIFY2(note.find(part) != std::string::npos, note.c_str());
+        // A nested field written at the top level is not read there: say where it goes. A unit left
+        // off names the keys it begins.
+        json flat = validSpec();
+        flat["interconnect.bandwidth_gbps"] = 600;
+        flat["tdp"] = 250;
+        const std::string flatNote = unreadFieldsNote(gpuSpecFromJson(flat, "v100")).value_or("");
+        for (const char* part : {"interconnect.bandwidth_gbps (write it as \"bandwidth_gbps\" inside \"interconnect\")",
+                                 "tdp (did you mean tdp_w?)"})
+            QVERIFY2(flatNote.find(part) != std::string::npos, flatNote.c_str());
         json one = validSpec();
         one["sm_cont"] = 80;
         QCOMPARE(unreadFieldsNote(gpuSpecFromJson(one, "v100")).value_or(""),
                  std::string("sm_cont (did you mean sm_count?) is not a spec field; no forecast reads it"));
+    }
+
+    // What a sheet under a bundled id changes, as a forecast reads it: a field left out is "not
+    // given" (read as its default, not as 0), and the text fields that pick tiles and L1 count.
+    void specDifferencesNameWhatAForecastReads()
+    {
+        const GpuSpec v100 = gpuSpecFromJson(validSpec(), "v100");
+        QVERIFY(specDifferences(v100, v100).empty());
+        json j = validSpec();
+        j.erase("l1_cache_kb");
+        j["architecture"] = "Pascal";
+        j["name"] = "renamed"; // no forecast reads the name or the source
+        j["source"] = "my notes";
+        const auto d = specDifferences(gpuSpecFromJson(j, "edited"), v100);
+        QCOMPARE(d.size(), std::size_t(2));
+        QCOMPARE(d[0], std::string("architecture \"Pascal\" (\"Volta\")"));
+        QCOMPARE(d[1], std::string("l1_cache_kb not given (128)"));
     }
 
     void smCacheFieldsAreOptional()

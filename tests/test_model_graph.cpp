@@ -333,7 +333,8 @@ private slots:
         const std::pair<const char*, const char*> precisions[] = {
             {"bfloat16", "half the bytes; would run faster"}, {"float16", "half the bytes; would run faster"},
             {"int8", "a quarter of the bytes; would run faster"}, {"float8_e4m3fn", "a quarter of the bytes; would run faster"},
-            {"float64", "twice the bytes; would run slower"}, {"float32", ""}};
+            {"float64", "twice the bytes; would run slower"}, {"float32", ""}, {"FLOAT32", ""}, {"torch.float", ""},
+            {"fp32", ""}};
         for (const auto& [dtype, says] : precisions) {
             typed.dtype = dtype;
             QVERIFY2(typed.precisionDifference().find(says) != std::string::npos && (*says != 0) != typed.saysFp32(),

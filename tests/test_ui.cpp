@@ -1271,6 +1271,11 @@ private slots:
         const QString longId = "Hypothetical-Next-Gen-Accelerator-With-Very-Long-Name-2027";
         const QString shortId = shortGpuName(longId);
         QVERIFY2(shortId.size() == 28 && shortId.startsWith("Hypothetical") && shortId.endsWith("Name-2027"), qPrintable(shortId));
+        // Cut in UTF-16 units, but never through a character made of two.
+        const QString emoji = QString("ABCDEFGHIJKL") + QString::fromUtf8("\xF0\x9F\x98\x80").repeated(10) + "XYZ";
+        const QString cut = shortGpuName(emoji);
+        QVERIFY(cut.size() <= 28);
+        QCOMPARE(QString::fromUtf8(cut.toUtf8()), cut); // no lone surrogate: survives a round trip
 
         ForecastSession session(nullptr, store());
         GpuSpec custom = *session.gpu("A10");
@@ -1287,11 +1292,11 @@ private slots:
         WavesChart waves(&session);
         auto* axis = waves.plot()->axisRects().front()->axis(QCPAxis::atBottom);
         QVERIFY(axis->scaleType() == QCPAxis::stLogarithmic);
-        for (const int width : {1600, 500}) {
+        waves.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&waves));
+        for (const int width : {1600, 500, 1600}) { // each decided for its own width, not the one before
             waves.resize(width, 600);
-            waves.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&waves));
-            waves.plot()->replot();
+            QTest::qWait(50); // the resize's replot, and the one it queues
             const QVector<QString> labels = axis->tickVectorLabels();
             QVERIFY2(labels.contains("1") && labels.contains("10"), qPrintable(QStringList(labels.begin(), labels.end()).join(' ')));
             QCOMPARE(labels.contains("2"), width == 1600);

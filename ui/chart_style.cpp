@@ -65,7 +65,12 @@ QString shortGpuName(const QString& id)
     constexpr int kLongest = 28;
     if (id.size() <= kLongest)
         return id;
-    const int head = (kLongest - 1) / 2, tail = kLongest - 1 - head;
+    int head = (kLongest - 1) / 2, tail = kLongest - 1 - head;
+    // Counted in UTF-16 units: never cut a character made of two (an emoji) in half.
+    if (id.at(head - 1).isHighSurrogate())
+        --head;
+    if (id.at(id.size() - tail).isLowSurrogate())
+        --tail;
     return id.left(head) + QChar(0x2026) + id.right(tail);
 }
 

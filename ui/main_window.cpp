@@ -313,8 +313,8 @@ void MainWindow::addUserGpu(const QString& baseId, GpuStart how, std::optional<G
     // A misspelt optional field leaves its default in force; say so while the file is at hand.
     if (const auto unread = imported ? unreadFieldsNote(*imported) : std::nullopt)
         QMessageBox::warning(this, tr("Fields not read"),
-                             tr("%1: %2.\n\n%3 is added without them; correct the file and import it again, "
-                                "or edit the sheet here.")
+                             tr("%1: %2.\n\n%3 is added without them. Set them in its sheet here, or delete it, "
+                                "correct the file and import it again.")
                                  .arg(path, QString::fromStdString(*unread), id));
 }
 

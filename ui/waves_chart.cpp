@@ -50,12 +50,14 @@ Kernel pricedShape(const OpForecast& op)
 }
 
 // Ticks at 1, 2 and 5 of each decade where the axis has room for their labels, else at 1 alone:
-// twenty GPUs' legend narrowed the panel until "50" and "100" ran together. Decided at every
-// replot, from the axis's width then. (A log ticker over a decade and a bit printed 2.5, 5, ...,
-// 12.5, 15 into each other, and no 1.)
+// twenty GPUs' legend narrowed the panel until "50" and "100" ran together. (A log ticker over a
+// decade and a bit printed 2.5, 5, ..., 12.5, 15 into each other, and no 1.) QCustomPlot makes
+// the ticks before it lays the axes out, so they follow the width of the previous layout;
+// WavesChart::fitToLayout replots once more when that width would decide otherwise (stale()).
 class DecadeTicker : public QCPAxisTicker {
 public:
     explicit DecadeTicker(const QCPAxis* axis) : axis_(axis) {}
+    bool stale() const { return roomForSteps(axis_->range()) != steps_; }
 
 protected:
     QVector<double> createTickVector(double, const QCPRange& range) override
@@ -63,20 +65,24 @@ protected:
         QVector<double> ticks;
         if (!(range.lower > 0) || !(range.upper > range.lower))
             return ticks;
-        const double decades = std::log10(range.upper / range.lower);
-        const double pixelsPerDecade = axis_->axisRect()->width() / std::max(decades, 1e-9);
-        // "50" and "100" sit log10(2) of a decade apart; three digits and a gap need about 30 px.
-        const bool steps = pixelsPerDecade * std::log10(2.0) >= 30;
+        steps_ = roomForSteps(range);
         for (double decade = std::pow(10.0, std::floor(std::log10(range.lower))); decade <= range.upper; decade *= 10)
             for (const double step : {1.0, 2.0, 5.0})
-                if (const double at = decade * step; (steps || step == 1) && at >= range.lower && at <= range.upper)
+                if (const double at = decade * step; (steps_ || step == 1) && at >= range.lower && at <= range.upper)
                     ticks << at;
         return ticks;
     }
     QString getTickLabel(double tick, const QLocale&, QChar, int) override { return QString::number(tick); }
 
 private:
+    bool roomForSteps(const QCPRange& range) const
+    {
+        const double decades = std::log10(range.upper / range.lower);
+        // "50" and "100" sit log10(2) of a decade apart; three digits and a gap need about 30 px.
+        return axis_->axisRect()->width() / std::max(decades, 1e-9) * std::log10(2.0) >= 30;
+    }
     const QCPAxis* axis_;
+    bool steps_ = true;
 };
 
 } // namespace
@@ -192,6 +198,10 @@ void WavesChart::fitToLayout()
         }
         return forms.isEmpty() ? QString() : forms.back();
     };
+    // The wave axis's ticks were made for the previous layout's width (DecadeTicker).
+    if (const auto* ticker = dynamic_cast<const DecadeTicker*>(utilizationRect_->axis(QCPAxis::atBottom)->ticker().data());
+        ticker && ticker->stale())
+        plot_->replot(QCustomPlot::rpQueuedReplot);
     // Text set here is drawn in this replot: no relayout, so no replot to queue.
     utilizationTitle_->setText(longestFitting(utilizationTitles_, utilizationTitle_->font(), utilizationTitle_->outerRect().width()));
     staircaseTitle_->setText(longestFitting(staircaseTitles_, staircaseTitle_->font(), staircaseTitle_->outerRect().width()));

@@ -58,11 +58,15 @@ const SpecField* findField(const std::string& key)
 constexpr std::array<std::string_view, 7> kTextKeys{"id", "name", "vendor", "architecture", "source",
                                                    "efficiency_basis", "interconnect"};
 
-bool isKnownKey(const std::string& key)
+// Whether the loader reads `key`: at the top level a text key or an undotted field; inside
+// "interconnect" (key given as "interconnect.<leaf>") its kind or one of its fields. A top-level
+// "interconnect.bandwidth_gbps" is not read: the loader looks for it inside the object.
+bool isKnownKey(const std::string& key, bool nested)
 {
-    if (key == "interconnect.kind" || findField(key))
-        return true;
-    return std::find(kTextKeys.begin(), kTextKeys.end(), key) != kTextKeys.end();
+    if (nested)
+        return key == "interconnect.kind" || findField(key);
+    return std::find(kTextKeys.begin(), kTextKeys.end(), key) != kTextKeys.end() ||
+           (key.find('.') == std::string::npos && findField(key));
 }
 
 // Levenshtein distance, small strings only (sheet keys).
@@ -83,10 +87,14 @@ std::size_t editDistance(std::string_view a, std::string_view b)
     return row[b.size()];
 }
 
-// The known key an unread one most likely meant: within two edits (one per three letters, so that
-// "note" is not taken for "name"), ignoring case.
-std::string likelyMeant(const std::string& key)
+// What an unread key most likely meant, for the note: a nested field written at the top level;
+// the known key within two edits (one per three letters, so that "note" is not taken for
+// "name"), ignoring case; or the keys it begins with its unit left off ("tdp" for "tdp_w").
+// Empty when nothing is near.
+std::string unreadHint(const std::string& key)
 {
+    if (key.rfind("interconnect.", 0) == 0 && isKnownKey(key, true)) // nested keys are never unread
+        return "write it as \"" + key.substr(13) + "\" inside \"interconnect\"";
     std::string lower = key;
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
     std::vector<std::string> candidates(kTextKeys.begin(), kTextKeys.end());
@@ -102,7 +110,13 @@ std::string likelyMeant(const std::string& key)
             best = c;
         }
     }
-    return best;
+    if (!best.empty())
+        return "did you mean " + best + "?";
+    std::string starts;
+    for (const auto& c : candidates)
+        if (c.rfind(lower + "_", 0) == 0)
+            starts += (starts.empty() ? "" : " or ") + c;
+    return starts.empty() ? "" : "did you mean " + starts + "?";
 }
 
 std::string expectedRange(const SpecField& f)
@@ -180,11 +194,11 @@ GpuSpec gpuSpecFromJson(const json& j, const std::string& source)
     if (s.fp32MatrixGflops <= 0)
         s.fp32MatrixGflops = s.fp32Gflops;
     for (const auto& [key, value] : j.items())
-        if (!isKnownKey(key))
+        if (!isKnownKey(key, false))
             s.unreadFields.push_back(key);
     if (link)
         for (const auto& [key, value] : link->items())
-            if (!isKnownKey("interconnect." + key))
+            if (!isKnownKey("interconnect." + key, true))
                 s.unreadFields.push_back("interconnect." + key);
     return s;
 }
@@ -267,8 +281,8 @@ std::optional<std::string> unreadFieldsNote(const GpuSpec& spec)
     std::string text;
     for (const auto& key : spec.unreadFields) {
         text += (text.empty() ? "" : ", ") + key;
-        if (const std::string meant = likelyMeant(key); !meant.empty())
-            text += " (did you mean " + meant + "?)";
+        if (const std::string hint = unreadHint(key); !hint.empty())
+            text += " (" + hint + ")";
     }
     const bool one = spec.unreadFields.size() == 1;
     return text + (one ? " is not a spec field" : " are not spec fields") + "; no forecast reads " +
@@ -278,10 +292,21 @@ std::optional<std::string> unreadFieldsNote(const GpuSpec& spec)
 std::vector<std::string> specDifferences(const GpuSpec& a, const GpuSpec& b)
 {
     std::vector<std::string> out;
+    // The text fields a forecast reads: the architecture picks the GEMM tile family and the L1
+    // layout, the vendor the L1 layout when no family is named, the basis the learned efficiency.
+    const std::pair<const char*, const std::string GpuSpec::*> texts[] = {
+        {"vendor", &GpuSpec::vendor}, {"architecture", &GpuSpec::architecture}, {"efficiency_basis", &GpuSpec::efficiencyBasisId}};
+    for (const auto& [key, member] : texts)
+        if (a.*member != b.*member)
+            out.push_back(std::string(key) + " \"" + a.*member + "\" (\"" + b.*member + "\")");
+    // An optional field left out is stored as 0 but read as its default: say "not given".
+    const auto shown = [](const SpecField& f, std::optional<double> v) {
+        return !v || (f.optional && *v == 0) ? std::string("not given") : json_fields::plainNumber(*v);
+    };
     for (const auto& f : fieldTable()) {
-        const double x = specFieldValue(a, f.key).value_or(0), y = specFieldValue(b, f.key).value_or(0);
-        if (x != y)
-            out.push_back(std::string(f.key) + " " + json_fields::plainNumber(x) + " (" + json_fields::plainNumber(y) + ")");
+        const auto x = specFieldValue(a, f.key), y = specFieldValue(b, f.key);
+        if (shown(f, x) != shown(f, y))
+            out.push_back(std::string(f.key) + " " + shown(f, x) + " (" + shown(f, y) + ")");
     }
     return out;
 }

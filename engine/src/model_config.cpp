@@ -323,6 +323,15 @@ ModelConfig modelConfigFromJson(const json& j, const std::string& source)
     return c;
 }
 
+bool ModelConfig::saysFp32() const
+{
+    std::string t = dtype;
+    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+    if (t.rfind("torch.", 0) == 0)
+        t.erase(0, 6);
+    return t.empty() || t == "float32" || t == "float" || t == "fp32" || t == "auto";
+}
+
 std::string ModelConfig::precisionDifference() const
 {
     if (saysFp32())

@@ -51,7 +51,8 @@ struct GpuSpec {
     std::shared_ptr<const GpuSpec> efficiencyBasis;
     // The "efficiency_basis" a sheet file names: a bundled GPU's id, or empty (read as itself).
     std::string efficiencyBasisId;
-    // Keys the file had that no forecast reads ("l1_cache_kbb", "interconnect.bw"), in file order.
+    // Keys the file had that no forecast reads ("l1_cache_kbb", "interconnect.bw"): the top level's
+    // in nlohmann's key order, then those inside "interconnect".
     // Sheets may carry extra fields (DESIGN.md: "at least"), so they are not an error, but a typo
     // of an optional field would otherwise leave its default in force without a word.
     std::vector<std::string> unreadFields;
@@ -103,7 +104,8 @@ std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec);
 // most likely meant ("l1_cache_kbb (did you mean l1_cache_kb?)"); empty when every key was read.
 std::optional<std::string> unreadFieldsNote(const GpuSpec& spec);
 
-// The numeric fields in which two sheets differ, as "sm_count 216 (108)": a's value, then b's.
+// The fields a forecast reads in which two sheets differ, as "sm_count 216 (108)" (a's value,
+// then b's), "l1_cache_kb not given (192)" or "architecture \"Pascal\" (\"Hopper\")".
 // For a sheet file that keeps a bundled GPU's id, whose output would otherwise read as that GPU's.
 std::vector<std::string> specDifferences(const GpuSpec& a, const GpuSpec& b);
 

@@ -60,8 +60,9 @@ struct ModelConfig {
     // "bfloat16"), empty when it says none. Forecasts are FP32 whatever it says, as NeuSight
     // measured; callers tell the user when the two differ.
     std::string dtype;
-    // Whether the file says FP32 or nothing (a "float32", "torch.float32" or "auto" dtype).
-    bool saysFp32() const { return dtype.empty() || dtype == "float32" || dtype == "torch.float32" || dtype == "auto"; }
+    // Whether the file says FP32 or nothing: "float32", "float", "fp32" (any case, with or without
+    // "torch.") or "auto".
+    bool saysFp32() const;
     // What the file's other precision would change, for the note beside an FP32 forecast:
     // "tensor-core math, half the bytes; would run faster" for bfloat16, a quarter for 8-bit
     // types, twice for float64 ("would run slower"). Empty when the file says FP32.
