@@ -57,13 +57,13 @@ Kernel pricedShape(const OpForecast& op)
 class DecadeTicker : public QCPAxisTicker {
 public:
     explicit DecadeTicker(const QCPAxis* axis) : axis_(axis) {}
-    bool stale() const { return roomForSteps(axis_->range()) != steps_; }
+    bool stale() const { return usable(axis_->range()) && roomForSteps(axis_->range()) != steps_; }
 
 protected:
     QVector<double> createTickVector(double, const QCPRange& range) override
     {
         QVector<double> ticks;
-        if (!(range.lower > 0) || !(range.upper > range.lower))
+        if (!usable(range))
             return ticks;
         steps_ = roomForSteps(range);
         for (double decade = std::pow(10.0, std::floor(std::log10(range.lower))); decade <= range.upper; decade *= 10)
@@ -75,6 +75,8 @@ protected:
     QString getTickLabel(double tick, const QLocale&, QChar, int) override { return QString::number(tick); }
 
 private:
+    // A log axis's range: anything else makes no ticks, and must not ask for another replot.
+    static bool usable(const QCPRange& range) { return range.lower > 0 && range.upper > range.lower; }
     bool roomForSteps(const QCPRange& range) const
     {
         const double decades = std::log10(range.upper / range.lower);
