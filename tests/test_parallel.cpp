@@ -144,6 +144,35 @@ private slots:
                 QCOMPARE(op.totalSeconds(), 0.0);
     }
 
+    // An encoder-decoder's kernels between its stacks (the encoder's final norm, the decoder's
+    // masks) run where the decoder's layers begin: Switch's 24 + 24 layers on four stages begin
+    // the decoder on the third. They had run on the last stage, with the head.
+    void encoderDecoderSplitsAtItsStacks()
+    {
+        const ModelConfig sw = loadModelConfig(kRes + "/models/switchxl4.json");
+        QCOMPARE(sw.layers + sw.decoderLayers, 48LL);
+        ParallelLayout l;
+        l.pp = 4;
+        const auto p = forecastParallel(forecaster(), sw, GraphOptions{1, 512, false, false}, l, a100());
+        double layers = 0, front = 0, between = 0, back = 0;
+        bool encoderLayersSeen = false, decoderLayersSeen = false;
+        for (const auto& op : p.perGpu.ops) {
+            const bool decoder = op.op.node.rfind("decoder.", 0) == 0;
+            encoderLayersSeen = encoderLayersSeen || (op.op.perLayer && !decoder);
+            decoderLayersSeen = decoderLayersSeen || (op.op.perLayer && decoder);
+            if (op.op.perLayer)
+                layers += op.totalSeconds();
+            else // decoder.final_norm and the head come after the decoder's layers
+                (decoderLayersSeen ? back : encoderLayersSeen ? between : front) += op.totalSeconds();
+        }
+        QVERIFY(between > 0 && front > 0 && back > 0);
+        const double stage = layers / 4;
+        const double expected[] = {stage + front, stage, stage + between, stage + back};
+        for (std::size_t s = 0; s < 4; ++s)
+            QVERIFY2(std::abs(p.stageSeconds[s] - expected[s]) <= 1e-9 * expected[s],
+                     qPrintable(QString("stage %1: %2 s, expected %3 s").arg(s).arg(p.stageSeconds[s]).arg(expected[s])));
+    }
+
     void stepForecastAddsUpToTheParallelTotal_data()
     {
         QTest::addColumn<QString>("layout");

@@ -154,25 +154,42 @@ ParallelForecast forecastParallel(const Forecaster& forecaster, const ModelConfi
     r.perGpu = forecastModel(forecaster, shard, micro, gpu);
 
     // Split one micro-batch's compute into the repeated layers, divided among the stages, and the
-    // rest: what the graph lists before the first layer (embedding, position and mask work) runs
-    // on the first stage, everything after it (final norm, head) on the last. The step forecast
-    // is the busiest stage's kernels, each repeated for every micro-batch; the other end's
-    // non-layer kernels run elsewhere and take no time in it (repeat 0). With one micro-batch the
-    // step is the sum of the stages either way; with more, the busiest stage no longer carries
-    // the embedding's m launches.
+    // rest, which runs where it sits between the layers: what the graph lists before the first
+    // layer (embedding, position and mask work) on the first stage, what comes after the last
+    // (final norm, head) on the last, and what an encoder-decoder lists between its stacks
+    // (encoder final norm, decoder masks) on the stage where the decoder's layers begin. The
+    // step forecast is the busiest stage's kernels, each repeated for every micro-batch; the
+    // other stages' non-layer kernels run elsewhere and take no time in it (repeat 0). With one
+    // micro-batch the step is the sum of the stages either way; with more, the busiest stage no
+    // longer carries the embedding's m launches.
     const double p = double(layout.pp), m = double(layout.microbatches);
-    double layerSeconds = 0, firstSeconds = 0, lastSeconds = 0;
-    bool layersSeen = false;
-    std::vector<bool> onFirstStage;
-    onFirstStage.reserve(r.perGpu.ops.size());
+    const long long stackLayers[] = {config.layers, config.decoderLayers}; // runs of layers, in graph order
+    const long long totalLayers = config.layers + config.decoderLayers;
+    double layerSeconds = 0;
+    std::vector<double> otherSeconds(std::size_t(layout.pp), 0.0);
+    std::vector<std::size_t> stageOf;
+    stageOf.reserve(r.perGpu.ops.size());
+    long long stacksBegun = 0, layersEnded = 0; // layers of the stacks that ended before this op
+    bool inStack = false;
     for (const auto& op : r.perGpu.ops) {
-        layersSeen = layersSeen || op.op.perLayer;
-        onFirstStage.push_back(!layersSeen);
-        (op.op.perLayer ? layerSeconds : !layersSeen ? firstSeconds : lastSeconds) += op.totalSeconds();
+        if (op.op.perLayer && !inStack) // a stack begins
+            ++stacksBegun;
+        if (!op.op.perLayer && inStack) // a stack ends
+            layersEnded += stackLayers[std::min<long long>(stacksBegun - 1, 1)];
+        inStack = op.op.perLayer;
+        // A non-layer op runs on the stage holding the next layer after it (the last stage after
+        // the last layer); a per-layer op's stage is unused (layers are spread over all stages).
+        const std::size_t stage = layersEnded >= totalLayers ? std::size_t(layout.pp - 1)
+                                                             : std::size_t(layersEnded * layout.pp / totalLayers);
+        stageOf.push_back(stage);
+        if (op.op.perLayer)
+            layerSeconds += op.totalSeconds();
+        else
+            otherSeconds[stage] += op.totalSeconds();
     }
     r.stageSeconds.assign(std::size_t(layout.pp), layerSeconds / p * m);
-    r.stageSeconds.front() += firstSeconds * m;
-    r.stageSeconds.back() += lastSeconds * m; // with one stage, everything
+    for (std::size_t s = 0; s < r.stageSeconds.size(); ++s)
+        r.stageSeconds[s] += otherSeconds[s] * m; // with one stage, everything
     const std::size_t busiestStage =
         std::size_t(std::max_element(r.stageSeconds.begin(), r.stageSeconds.end()) - r.stageSeconds.begin());
     r.step = r.perGpu;
@@ -180,8 +197,7 @@ ParallelForecast forecastParallel(const Forecaster& forecaster, const ModelConfi
     r.step.forwardSeconds = r.step.backwardSeconds = r.step.accumulateSeconds = 0;
     for (std::size_t i = 0; i < r.step.ops.size(); ++i) {
         auto& op = r.step.ops[i];
-        const std::size_t stage = onFirstStage[i] ? 0 : std::size_t(layout.pp - 1);
-        op.repeat = op.op.perLayer ? m / p : stage == busiestStage ? m : 0;
+        op.repeat = op.op.perLayer ? m / p : stageOf[i] == busiestStage ? m : 0;
         const double s = op.totalSeconds();
         (op.op.phase == Phase::Forward    ? r.step.forwardSeconds
          : op.op.phase == Phase::Backward ? r.step.backwardSeconds
