@@ -1803,6 +1803,9 @@ private slots:
         QCOMPARE(firstLines, QStringList({QString("%1 s").arg(f[0].totalSeconds(), 0, 'f', 2),
                                           QString("%1 s").arg(f[1].totalSeconds(), 0, 'f', 2)}));
         QVERIFY(compare.plot()->yAxis->label().contains("(s, FP32)"));
+        const QString hover = compare.toolTipAt({compare.plot()->xAxis->coordToPixel(1),
+                                                 compare.plot()->yAxis->coordToPixel(f[0].totalSeconds() * 500)});
+        QVERIFY2(hover.contains(": " + firstLines[0] + " per step") && !hover.contains(" ms"), qPrintable(hover));
 
         MainWindow window(&session);
         QCOMPARE(window.statusBar()->currentMessage(),

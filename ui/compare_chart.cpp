@@ -238,14 +238,17 @@ QString CompareChart::toolTipAt(const QPointF& pixel) const
     if (g < 0 || g >= int(forecasts->size()))
         return {};
     const ModelForecast& f = (*forecasts)[std::size_t(g)];
+    // In the axis's unit, as the bar's label: "12.2 min" here beside "733.17 s" there read as two numbers.
+    const LatencyUnit unit = latencyUnitFor(top_);
     QString text = tr("%1\n%2: %3 per step")
-                       .arg(QString::fromStdString(f.gpu), session_->modelName(), formatMs(f.totalSeconds() * 1e3, 2));
+                       .arg(QString::fromStdString(f.gpu), session_->modelName(), formatLatencyIn(f.totalSeconds() * 1e3, unit, 2));
     if (session_->options().training)
         text += tr("\nforward %1, backward %2")
-                    .arg(formatMs(f.forwardSeconds * 1e3, 2), formatMs((f.backwardSeconds + f.accumulateSeconds) * 1e3, 2));
+                    .arg(formatLatencyIn(f.forwardSeconds * 1e3, unit, 2),
+                         formatLatencyIn((f.backwardSeconds + f.accumulateSeconds) * 1e3, unit, 2));
     const SpecCoverage c = coverage(f);
     if (compactLabels_) { // the label above the bar is cut short: the rest is here
-        QStringList details = barDetails(std::size_t(g), latencyUnitFor(top_));
+        QStringList details = barDetails(std::size_t(g), unit);
         details.removeFirst(); // the time, given above
         if (c.level != Coverage::Within)
             details.removeLast(); // "(hover)": this is the hover

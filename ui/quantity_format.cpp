@@ -62,10 +62,10 @@ LatencyUnit latencyUnitFor(double largestMs)
     return largestMs < 1e4 ? LatencyUnit{"ms", 1} : LatencyUnit{"s", 1e3};
 }
 
-QString formatLatencyIn(double ms, const LatencyUnit& unit)
+QString formatLatencyIn(double ms, const LatencyUnit& unit, int msDecimals)
 {
     if (unit.ms == 1)
-        return QString("%1 ms").arg(ms, 0, 'f', 1);
+        return QString("%1 ms").arg(ms, 0, 'f', msDecimals);
     const double v = ms / unit.ms;
     // As formatMs writes seconds, but never rounded to zero, nor to a hundredth of an hour.
     return QString("%1 %2").arg(v < 1 ? threeFigures(v) : QString::number(v, 'f', v < 1000 ? 2 : 0), unit.name);

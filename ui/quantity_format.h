@@ -26,6 +26,6 @@ LatencyUnit latencyUnitFor(double largestMs);
 // GPUs): "4563.7 ms" next to "34.10 s" made readers compare digits across units. Milliseconds as
 // formatMs gives them; seconds as formatMs gives them ("4.56 s"), but to three figures below one
 // ("0.00512 s") and whole from 1000 ("3600 s", which formatMs would write as 1.0 h).
-QString formatLatencyIn(double ms, const LatencyUnit& unit);
+QString formatLatencyIn(double ms, const LatencyUnit& unit, int msDecimals = 1);
 
 } // namespace gpuforecast::ui
