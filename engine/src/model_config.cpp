@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <filesystem>
 #include <string_view>
 #include <utility>
@@ -323,12 +324,22 @@ ModelConfig modelConfigFromJson(const json& j, const std::string& source)
     return c;
 }
 
-bool ModelConfig::saysFp32() const
+namespace {
+
+// A dtype as both precision checks read it: lower case, without PyTorch's "torch." prefix.
+std::string plainDtype(std::string t)
 {
-    std::string t = dtype;
     std::transform(t.begin(), t.end(), t.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
     if (t.rfind("torch.", 0) == 0)
         t.erase(0, 6);
+    return t;
+}
+
+} // namespace
+
+bool ModelConfig::saysFp32() const
+{
+    const std::string t = plainDtype(dtype);
     return t.empty() || t == "float32" || t == "float" || t == "fp32" || t == "auto";
 }
 
@@ -336,8 +347,7 @@ std::string ModelConfig::precisionDifference() const
 {
     if (saysFp32())
         return {};
-    std::string t = dtype;
-    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+    const std::string t = plainDtype(dtype);
     const auto has = [&](const char* part) { return t.find(part) != std::string::npos; };
     if (has("64") || has("double"))
         return "twice the bytes; would run slower";
