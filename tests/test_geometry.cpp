@@ -102,6 +102,52 @@ private slots:
         QCOMPARE(gemmGeometry(Kernel::gemm("bmm", 1, 128, 64, 1280), GemmTile{128, 128, 1}, gpu).peakFlops, 4e12);
     }
 
+    // SMs with 32 FP32 lanes per single-dispatch scheduler issue GEMMs at fp32GemmIssueShare of
+    // their peak (an H200 ran SGEMM at 0.91 of the A100's share of peak); 64-lane SMs, Pascal's
+    // dual-dispatch ones, AMD's and unknown architectures keep the whole peak, as does a measured
+    // GPU's sheet as the networks read it. Vector kernels and memory-bound tiles are not touched.
+    void gemmsOn128LaneSmsIssueLessThanTheirPeak()
+    {
+        GpuSpec hopper = toyGpu();
+        hopper.vendor = "NVIDIA";
+        hopper.architecture = "Hopper";
+        hopper.coresPerSm = 128;
+        const double share = fp32GemmIssueShare(hopper);
+        QVERIFY(share > 0.8 && share < 1.0);
+        const Kernel gemm = Kernel::gemm("bmm", 1, 128, 64, 1280);
+        const auto g = gemmGeometry(gemm, GemmTile{128, 128, 1}, hopper);
+        QCOMPARE(g.peakFlops, 1e12 * share);
+        QCOMPARE(g.rooflineFlops, 1e12 * share); // compute-bound: intensity 16 > balance 10
+        QCOMPARE(vectorGeometry(Kernel::vector("add", 1000, 1000), hopper).peakFlops, 1e12);
+        // Memory-bound tile (n = 8: intensity 2*128*128*8 / 4(256*8 + 128*128) = 3.6 < 10): bytes rule.
+        const auto thin = gemmGeometry(Kernel::gemm("bmm", 1, 128, 8, 1280), GemmTile{128, 128, 1}, hopper);
+        QVERIFY(thin.memoryBound);
+        QCOMPARE(thin.rooflineFlops, gemmGeometry(Kernel::gemm("bmm", 1, 128, 8, 1280), GemmTile{128, 128, 1}, toyGpu()).rooflineFlops);
+
+        for (const char* arch : {"Ada Lovelace", "Ampere", "Blackwell"}) {
+            GpuSpec other = hopper;
+            other.architecture = arch;
+            QCOMPARE(fp32GemmIssueShare(other), share);
+        }
+        GpuSpec a100 = hopper;
+        a100.architecture = "Ampere";
+        a100.coresPerSm = 64;
+        QCOMPARE(fp32GemmIssueShare(a100), 1.0);
+        GpuSpec pascal = hopper; // GP104: 128 lanes, but two dispatch units per scheduler
+        pascal.architecture = "Pascal";
+        QCOMPARE(fp32GemmIssueShare(pascal), 1.0);
+        GpuSpec amd = hopper;
+        amd.vendor = "AMD";
+        QCOMPARE(fp32GemmIssueShare(amd), 1.0);
+        GpuSpec unknown = hopper;
+        unknown.architecture = "";
+        QCOMPARE(fp32GemmIssueShare(unknown), 1.0);
+        GpuSpec seen = hopper;
+        seen.readAsMeasuredGpu = true;
+        QCOMPARE(fp32GemmIssueShare(seen), 1.0);
+        QCOMPARE(fp32GemmIssueShare(asSeenByNetworks(hopper, ReferenceGpu{"A100", 108, 19500, 1555, 40, 2020, 40, "Ampere"})), 1.0);
+    }
+
     void memoryBoundTile()
     {
         // n = 1: intensity far below balance, so the roof is intensity x bandwidth. Ten tiles fill

@@ -201,6 +201,7 @@ GpuSpec asSeenByNetworks(const GpuSpec& gpu, const ReferenceGpu& donor)
     s.fp32Gflops = s.fp32MatrixGflops = donor.fp32Gflops;
     s.memoryBandwidthGBps = donor.bandwidthGBps;
     s.l2CacheMb = donor.l2CacheMb;
+    s.readAsMeasuredGpu = true;
     if (donor.memoryGb > 0)
         s.memoryGb = donor.memoryGb;
     return s;

@@ -17,7 +17,7 @@ void finishRoofline(KernelGeometry& g, const GpuSpec& gpu, bool matrix, double r
 {
     g.waves = std::ceil(g.numTiles / gpu.smCount);
     g.perWaveFlops = gpu.smCount * g.tileFlops;
-    g.peakFlops = gpu.peakFlops(matrix);
+    g.peakFlops = gpu.peakFlops(matrix) * (matrix ? fp32GemmIssueShare(gpu) : 1.0);
     // The wave law prices a wave as if every SM ran a tile at its share of the bandwidth. A GEMM
     // with fewer tiles than SMs leaves the others idle, and they draw no bandwidth: its busy SMs
     // share all of it, so a single partial wave is bounded by its total bytes, not by smCount

@@ -275,6 +275,16 @@ GemmTile TileDatabase::lookupUncached(const std::string& referenceId, OpClass op
     return tile;
 }
 
+double fp32GemmIssueShare(const GpuSpec& gpu)
+{
+    constexpr double kSingleDispatchShare = 0.90;
+    if (gpu.readAsMeasuredGpu || gpu.coresPerSm < 128 || gemmKernelFamily(gpu.architecture) != "ampere")
+        return 1.0;
+    std::string vendor = gpu.vendor;
+    std::transform(vendor.begin(), vendor.end(), vendor.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return vendor.empty() || vendor.find("nvidia") != std::string::npos ? kSingleDispatchShare : 1.0;
+}
+
 GemmTile heuristicGemmTile(const Kernel& k, const GpuSpec& gpu)
 {
     // A small cost model of the choice cuBLAS makes: for every tile shape and split-K factor, the
@@ -297,7 +307,7 @@ GemmTile heuristicGemmTile(const Kernel& k, const GpuSpec& gpu)
     constexpr double kReferenceReuse = 64;   // the panel-reuse ratio of a 128x128 tile
     const double smCount = gpu.smCount;
     // Roofline seconds -> MAC units of one SM, the unit of the compute cost below.
-    const double macsPerSecondPerSm = gpu.peakFlops(true) / 2 / smCount;
+    const double macsPerSecondPerSm = gpu.peakFlops(true) * fp32GemmIssueShare(gpu) / 2 / smCount;
     GemmTile best{32, 32, 1};
     double bestCost = std::numeric_limits<double>::infinity();
     for (const auto& t : kCandidates) {

@@ -17,7 +17,8 @@ struct KernelGeometry {
     double tileFlops = 0;       // arithmetic of one (padded) tile
     double tileBytes = 0;       // DRAM traffic of one tile
     double perWaveFlops = 0;    // smCount x tileFlops
-    double peakFlops = 0;       // FLOP/s from the spec sheet (matrix peak for GEMMs)
+    double peakFlops = 0;       // FLOP/s from the spec sheet (matrix peak for GEMMs, times
+                                // fp32GemmIssueShare)
     double rooflineFlops = 0;   // min(peak, intensity x reuse x share x bandwidth), FLOP/s; reuse: panels
                                 // shared by a wave's tiles through L2 (linear layers); share: SMs / tiles
                                 // for a GEMM of fewer tiles than SMs (see geometry.cpp)

@@ -56,6 +56,9 @@ struct GpuSpec {
     // Sheets may carry extra fields (DESIGN.md: "at least"), so they are not an error, but a typo
     // of an optional field would otherwise leave its default in force without a word.
     std::vector<std::string> unreadFields;
+    // Set on a measured GPU's rates as the networks read them (asSeenByNetworks): their learned
+    // efficiency already holds whatever share of the FP32 lanes that GPU issues.
+    bool readAsMeasuredGpu = false;
     // The sheet whose learned efficiency a forecast of this spec reads: the basis, else itself.
     const GpuSpec& efficiencySheet() const { return efficiencyBasis ? *efficiencyBasis : *this; }
 
@@ -96,7 +99,8 @@ void validateGpuSpec(const GpuSpec& spec, const std::string& source);
 
 // The sheet's own arithmetic: FP32 peak against 2 x SMs x FP32 cores per SM x boost clock. Every
 // bundled sheet agrees within 4%; a peak typed with a digit too many or too few does not, and the
-// forecast would price it without a word (no forecast reads cores or clock). One line for people
+// forecast would price it without a word (no forecast reads the clock; cores only to tell
+// 128-lane SMs, fp32GemmIssueShare). One line for people
 // when the two differ by more than 25%; empty when they agree or a number is missing.
 std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec);
 

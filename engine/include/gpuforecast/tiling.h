@@ -47,6 +47,18 @@ double vectorTileElements(const Kernel& k);
 // "" when unknown (AMD, or no architecture given).
 std::string gemmKernelFamily(const std::string& architecture);
 
+// The share of the FP32 peak a GEMM on the FP32 cores can issue. An SM whose four schedulers each
+// dispatch one warp instruction per clock to 32 FP32 lanes (128 lanes: Ampere GA10x, Ada, Hopper,
+// Blackwell) spends a lane-clock on every load, address and loop instruction between its FMAs;
+// one with 16 lanes per scheduler (V100, T4, A100) or two dispatch units (Pascal) issues those in
+// the FMAs' shadow. Every measured GPU is of the second kind, so the networks cannot learn this.
+// Measured on an H200 (docs/accuracy.md, "An H200 we measured"): an FMA-only loop issued 231 of
+// 256 FLOP per SM per clock, and an 8192^3 SGEMM ran at 0.762 of the peak at a held 1980 MHz, where
+// the A100 runs large SGEMMs at 0.835 of its peak (0.762 / 0.835 = 0.91). 1 for any other sheet,
+// and for a measured GPU's rates as the networks read them (GpuSpec::readAsMeasuredGpu).
+// The roofline (geometry.cpp) and the linear tile rule (heuristicGemmTile) both price with it.
+double fp32GemmIssueShare(const GpuSpec& gpu);
+
 // What the spec sheet says about a GPU, reduced to what picks a similar reference GPU.
 struct ReferenceGpu {
     std::string id;
