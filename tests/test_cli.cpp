@@ -773,6 +773,22 @@ private slots:
         QVERIFY(m.contains("read_as_new_gpu") && m.value("read_as_new_gpu").isNull());
     }
 
+    // A GPU whose GEMMs are priced below its sheet's FP32 peak (128-lane SMs) says so, in text
+    // and JSON; one priced at its peak says nothing and reports share 1.
+    void predictSaysWhenGemmsArePricedBelowThePeak()
+    {
+        const QStringList base{"predict", "--model", "gpt2_large", "--seq", "128", "--gpu"};
+        const Run hopper = cli(base + QStringList{"H100-SXM5-80GB"});
+        QCOMPARE(hopper.code, 0);
+        QVERIFY2(hopper.out.contains("note: FP32 GEMMs are priced at 90% of the sheet's FP32 peak"), qPrintable(hopper.out));
+        const Run hopperJson = cli(base + QStringList{"H100-SXM5-80GB", "--json"});
+        QCOMPARE(QJsonDocument::fromJson(hopperJson.out.toUtf8()).object().value("fp32_gemm_issue_share").toDouble(), 0.9);
+        const Run a100 = cli(base + QStringList{"A100-PCIE-40GB"});
+        QVERIFY2(!a100.out.contains("FP32 GEMMs are priced at"), qPrintable(a100.out));
+        const Run a100Json = cli(base + QStringList{"A100-PCIE-40GB", "--json"});
+        QCOMPARE(QJsonDocument::fromJson(a100Json.out.toUtf8()).object().value("fp32_gemm_issue_share").toDouble(), 1.0);
+    }
+
     void predictJsonHasOneShapeForEveryLayout()
     {
         const QStringList base{"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--batch", "8", "--seq", "512",

@@ -9,6 +9,7 @@
 #include "gpuforecast/model_forecast.h"
 #include "gpuforecast/parallel.h"
 #include "gpuforecast/scenario.h"
+#include "gpuforecast/tiling.h"
 
 #include <nlohmann/json.hpp>
 
@@ -161,6 +162,9 @@ struct Notes {
     // comparing with a bf16 benchmark must know.
     std::string configDtype;
     std::string precisionDifference; // what that precision would change (ModelConfig::precisionDifference)
+    // The share of the FP32 peak its GEMMs are priced at (fp32GemmIssueShare): below 1 on 128-lane
+    // SMs, which a reader comparing with the sheet's peak would otherwise not see.
+    double gemmIssueShare = 1;
 };
 
 void addNotes(nlohmann::json& j, const Notes& notes)
@@ -183,6 +187,7 @@ void addNotes(nlohmann::json& j, const Notes& notes)
             {"weight", donor->weight},
             {"text", describeDonor(*donor)},
             {"caution", notes.donorCaution ? nlohmann::json(*notes.donorCaution) : nlohmann::json(nullptr)}};
+    j["fp32_gemm_issue_share"] = notes.gemmIssueShare;
     j["read_as_new_gpu"] = notes.readAsNew ? nlohmann::json(*notes.readAsNew) : nlohmann::json(nullptr);
     j["unlearned_classes"] = notes.unlearned;
     j["graph_checked_by_measured_runs"] = notes.uncheckedFamily.empty();
@@ -227,6 +232,10 @@ void printNotes(const Notes& notes)
         std::printf("  note: %s\n", notes.donorCaution->c_str());
     if (notes.readAsNew)
         std::printf("  note: %s\n", oneLine(*notes.readAsNew).c_str());
+    if (notes.gemmIssueShare < 1)
+        std::printf("  note: FP32 GEMMs are priced at %.0f%% of the sheet's FP32 peak: each scheduler of these SMs feeds 32 "
+                    "FP32 lanes, which spend lane-clocks on a GEMM's loads (docs/method.md, section 2)\n",
+                    100 * notes.gemmIssueShare);
     if (!notes.unlearned.empty())
         std::printf("  note: %s\n", unlearnedNote(notes.unlearned, notes.weightsDir).c_str());
     if (!notes.uncheckedFamily.empty())
@@ -355,7 +364,8 @@ int runPredict(const std::vector<std::string>& args)
                       graphCheckedByMeasuredRuns(config) ? std::string() : config.family, config.assumed,
                       config.source, donorSheet ? slotPoweredDonorCaution(gpu, *donorSheet, donor->weight) : std::nullopt,
                       fromFile ? readAsNewGpuNote(gpu, forecaster.tiles().gpus()) : std::nullopt,
-                      config.saysFp32() ? std::string() : config.dtype, config.precisionDifference()};
+                      config.saysFp32() ? std::string() : config.dtype, config.precisionDifference(),
+                      fp32GemmIssueShare(gpu)};
     if (layout.gpus() == 1) {
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);
         if (a.has("--json")) {
