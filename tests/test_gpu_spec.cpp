@@ -105,6 +105,19 @@ private slots:
         for (const char* part : {"interconnect.bandwidth_gbps (write it as \"bandwidth_gbps\" inside \"interconnect\")",
                                  "tdp (did you mean tdp_w?)"})
             QVERIFY2(flatNote.find(part) != std::string::npos, flatNote.c_str());
+        // Saved again (the GUI saves each edit), the sheet keeps them, where they were, and a
+        // field the sheet itself writes is never overwritten by a kept one.
+        const json saved = gpuSpecToJson(g);
+        QCOMPARE(saved.value("note", ""), std::string("bought in 2019"));
+        QCOMPARE(saved.value("L1_cache_kbb", 0), 256);
+        QCOMPARE(saved["interconnect"].value("bandwith_gbps", 0), 64);
+        QCOMPARE(saved["interconnect"]["bandwidth_gbps"], validSpec()["interconnect"]["bandwidth_gbps"]);
+        QCOMPARE(saved.value("interconnect.bandwidth_gbps", 0), 0); // a flat key stays flat
+        QCOMPARE(gpuSpecFromJson(saved, "v100").unreadFields.size(), std::size_t(3));
+        const json flatSaved = gpuSpecToJson(gpuSpecFromJson(flat, "v100"));
+        QCOMPARE(flatSaved.value("interconnect.bandwidth_gbps", 0), 600);
+        QCOMPARE(flatSaved["interconnect"]["bandwidth_gbps"], validSpec()["interconnect"]["bandwidth_gbps"]);
+        QVERIFY(!gpuSpecToJson(gpuSpecFromJson(validSpec(), "v100")).contains("note"));
         json one = validSpec();
         one["sm_cont"] = 80;
         QCOMPARE(unreadFieldsNote(gpuSpecFromJson(one, "v100")).value_or(""),

@@ -1005,6 +1005,35 @@ private slots:
         QCOMPARE(QDir(userData_.filePath("gpus")).entryList(QDir::Files).size(), 0);
     }
 
+    // A sheet the user wrote by hand carries its own notes; editing its clock in the GUI saves the
+    // whole sheet again, and the notes must still be in the file (they used to be dropped).
+    void editingAUserSheetKeepsItsOwnFields()
+    {
+        QVERIFY(QDir().mkpath(userData_.filePath("gpus")));
+        nlohmann::json sheet = gpuSpecToJson(*ForecastSession(nullptr, store()).gpu("T4"));
+        sheet["id"] = "T4 rack 3";
+        sheet["notes"] = "rack 3, bought 2021";
+        sheet["interconnect"]["switch"] = "ToR-7";
+        const QString path = userData_.filePath("gpus/T4 rack 3.json");
+        QVERIFY(writeText(path, QByteArray::fromStdString(sheet.dump(2))));
+        {
+            ForecastSession session(nullptr, store());
+            QVERIFY(session.isUserGpu("T4 rack 3"));
+            GpuSpec edited = *session.gpu("T4 rack 3");
+            edited.boostClockMhz = 1500;
+            QVERIFY(!session.updateGpu(edited).has_value());
+        }
+        const auto saved = nlohmann::json::parse(readFile(path.toStdString()));
+        QCOMPARE(saved.value("boost_clock_mhz", 0.0), 1500.0);
+        QCOMPARE(saved.value("notes", ""), std::string("rack 3, bought 2021"));
+        QCOMPARE(saved["interconnect"].value("switch", ""), std::string("ToR-7"));
+        // The edit went into the user's own file, not a second one named after the id, so
+        // deleting the sheet deletes it and it does not come back at the next start.
+        QCOMPARE(QDir(userData_.filePath("gpus")).entryList(QDir::Files), QStringList{"T4 rack 3.json"});
+        ForecastSession(nullptr, store()).removeGpu("T4 rack 3");
+        QVERIFY(!ForecastSession(nullptr, store()).gpu("T4 rack 3"));
+    }
+
     // "The A100 with twice the SMs, FP32 peak and bandwidth", made by duplicating the A100 and
     // editing the copy, is faster than the A100: the copy reads the A100's learned efficiency.
     // The box under the sheet says so; reading the sheet as a new GPU is one choice there, and undo

@@ -300,8 +300,11 @@ void MainWindow::addUserGpu(const QString& baseId, GpuStart how, std::optional<G
     // new GPU only borrows the sheet as a form to fill in, so the networks read its own numbers.
     if (how == GpuStart::Copy)
         spec.efficiencyBasisId = session_->efficiencyBasisForCopyOf(specModel_->gpuId()).toStdString();
-    else if (how == GpuStart::New)
+    else if (how == GpuStart::New) { // nor the form's own notes
         spec.efficiencyBasisId.clear();
+        spec.unreadFields.clear();
+        spec.unreadFieldsJson.clear();
+    }
     if (auto error = session_->addGpu(spec, path)) {
         QMessageBox::warning(this, tr("GPU not added"), *error);
         return;
@@ -313,8 +316,8 @@ void MainWindow::addUserGpu(const QString& baseId, GpuStart how, std::optional<G
     // A misspelt optional field leaves its default in force; say so while the file is at hand.
     if (const auto unread = imported ? unreadFieldsNote(*imported) : std::nullopt)
         QMessageBox::warning(this, tr("Fields not read"),
-                             tr("%1: %2.\n\n%3 is added without them. Set them in its sheet here, or delete it, "
-                                "correct the file and import it again.")
+                             tr("%1: %2.\n\n%3 is added, and its file keeps them as they are, but no forecast reads "
+                                "them. If one is a misspelt field, set that field in its sheet here.")
                                  .arg(path, QString::fromStdString(*unread), id));
 }
 

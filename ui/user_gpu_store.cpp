@@ -23,6 +23,8 @@ UserGpuStore UserGpuStore::readOnly(QString folder)
 
 QString UserGpuStore::pathFor(const QString& id) const
 {
+    if (const auto it = loadedFrom_.constFind(id); it != loadedFrom_.cend() && !it->isEmpty())
+        return it->first();
     QString safe = id;
     safe.replace(QRegularExpression("[^A-Za-z0-9._-]"), "_"); // ids may hold spaces; file names should not
     return folder_ + "/" + safe + ".json";
@@ -34,6 +36,7 @@ std::vector<GpuSpec> UserGpuStore::load(QStringList* errors, QStringList* paths)
     for (const QFileInfo& f : QDir(folder_).entryInfoList({"*.json"}, QDir::Files, QDir::Name)) {
         try {
             out.push_back(loadGpuSpec(f.filePath().toStdString()));
+            loadedFrom_[QString::fromStdString(out.back().id)] << f.filePath();
             if (paths)
                 *paths << f.filePath();
         } catch (const ForecastError& e) {
@@ -55,8 +58,11 @@ void UserGpuStore::save(const GpuSpec& spec) const
 
 void UserGpuStore::remove(const QString& id) const
 {
-    if (writes_)
-        QFile::remove(pathFor(id));
+    if (!writes_)
+        return;
+    QFile::remove(pathFor(id));
+    for (const QString& path : loadedFrom_.take(id)) // a second file with the same id came back too
+        QFile::remove(path);
 }
 
 } // namespace gpuforecast::ui

@@ -3,6 +3,7 @@
 // user's data folder — never in the installed data. Saved atomically on every change.
 #include "gpuforecast/gpu_spec.h"
 
+#include <QHash>
 #include <QString>
 #include <QStringList>
 
@@ -26,8 +27,13 @@ public:
     void remove(const QString& id) const; // nothing when read-only
 
 private:
+    // The file a sheet lives in: the one it was loaded from (a file written by hand may be named
+    // anything), else one named after its id.
     QString pathFor(const QString& id) const;
     QString folder_;
+    // Each loaded sheet's file, by id. Without it, editing "T4 rack 3.json" wrote a second file,
+    // T4_rack_3.json, and deleting the sheet left the first one to come back at the next start.
+    mutable QHash<QString, QStringList> loadedFrom_;
     bool writes_ = true;
 };
 

@@ -193,13 +193,20 @@ GpuSpec gpuSpecFromJson(const json& j, const std::string& source)
     }
     if (s.fp32MatrixGflops <= 0)
         s.fp32MatrixGflops = s.fp32Gflops;
+    json kept = json::object();
     for (const auto& [key, value] : j.items())
-        if (!isKnownKey(key, false))
+        if (!isKnownKey(key, false)) {
             s.unreadFields.push_back(key);
+            kept[key] = value;
+        }
     if (link)
         for (const auto& [key, value] : link->items())
-            if (!isKnownKey("interconnect." + key, true))
+            if (!isKnownKey("interconnect." + key, true)) {
                 s.unreadFields.push_back("interconnect." + key);
+                kept["interconnect"][key] = value;
+            }
+    if (!kept.empty())
+        s.unreadFieldsJson = kept.dump();
     return s;
 }
 
@@ -231,6 +238,21 @@ json gpuSpecToJson(const GpuSpec& s)
     j["source"] = s.source;
     if (!s.efficiencyBasisId.empty())
         j["efficiency_basis"] = s.efficiencyBasisId;
+    // The file's own extra fields go back as they were, but never over a field the sheet writes.
+    if (!s.unreadFieldsJson.empty()) {
+        json kept = json::parse(s.unreadFieldsJson, nullptr, false);
+        if (!kept.is_object())
+            kept = json::object();
+        for (const auto& [key, value] : kept.items()) {
+            if (key == "interconnect" && value.is_object()) {
+                for (const auto& [leaf, inner] : value.items())
+                    if (!j["interconnect"].contains(leaf))
+                        j["interconnect"][leaf] = inner;
+            } else if (!j.contains(key)) {
+                j[key] = value;
+            }
+        }
+    }
     return j;
 }
 

@@ -56,6 +56,10 @@ struct GpuSpec {
     // Sheets may carry extra fields (DESIGN.md: "at least"), so they are not an error, but a typo
     // of an optional field would otherwise leave its default in force without a word.
     std::vector<std::string> unreadFields;
+    // Those fields with their values, as a JSON object's text ("{}" or empty: none; nested ones
+    // under "interconnect"). A sheet saved again (the GUI saves every edit) writes them back, so
+    // a file's own notes survive an edit of its clock.
+    std::string unreadFieldsJson;
     // Set on a measured GPU's rates as the networks read them (asSeenByNetworks): their learned
     // efficiency already holds whatever share of the FP32 lanes that GPU issues.
     bool readAsMeasuredGpu = false;
