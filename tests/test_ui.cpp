@@ -643,6 +643,35 @@ private slots:
         QVERIFY2(y.lower <= lowest && y.lower >= lowest / 4, qPrintable(QString("%1 .. %2").arg(y.lower).arg(lowest)));
         if (qEnvironmentVariableIsSet("GPUFORECAST_SAVE_CHARTS"))
             chart.plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + "/roofline.png", 1200, 700);
+        // L4's SMs issue a GEMM's loads in lane-clocks: its GEMMs sit under a dashed ceiling at
+        // 90% of the roof, drawn and explained; a V100's, whose schedulers hide them, has none.
+        const auto ceilingOf = [](const RooflineChart& c) -> const QCPGraph* {
+            for (int i = 0; i < c.plot()->graphCount(); ++i)
+                if (c.plot()->graph(i)->name().contains("issue ceiling"))
+                    return c.plot()->graph(i);
+            return nullptr;
+        };
+        const QCPGraph* ceiling = ceilingOf(chart);
+        QVERIFY(ceiling && ceiling->data()->size() >= 2);
+        const GpuSpec* l4 = session.gpu("L4");
+        QCOMPARE(ceiling->data()->at(0)->value, 0.9 * l4->gemmPeakGflops());
+        const ModelForecast& l4Forecast = *std::find_if(session.forecasts()->begin(), session.forecasts()->end(),
+                                                        [](const ModelForecast& f) { return f.gpu == "L4"; });
+        int gemms = 0;
+        for (const auto& p : rooflinePoints(l4Forecast))
+            if (p.opClass == OpClass::Bmm || p.opClass == OpClass::Linear) {
+                ++gemms;
+                QVERIFY2(p.gflops <= ceiling->data()->at(0)->value * 1.0001, qPrintable(p.name));
+            }
+        QVERIFY(gemms > 3);
+        chart.resize(1200, 700);
+        chart.plot()->setGeometry(0, 0, 1200, 700);
+        chart.plot()->replot();
+        const auto mid = ceiling->data()->at(ceiling->data()->size() / 2);
+        const QPointF onLine = ceiling->coordsToPixels(mid->key, mid->value);
+        QVERIFY2(chart.toolTipAt(onLine).contains("32 FP32 lanes"), qPrintable(chart.toolTipAt(onLine)));
+        chart.setGpu("V100-PCIE-32GB");
+        QVERIFY(!ceilingOf(chart));
     }
 
     // A sheet of yours without a basis, inside the measured range, is a new GPU to the networks:
@@ -1296,6 +1325,7 @@ private slots:
         QCOMPARE(gpuPen(3, 2).style(), Qt::SolidLine);
         QCOMPARE(gpuPen(12, 2).color(), gpuPen(0, 2).color());
         QVERIFY(gpuPen(12, 2).style() != gpuPen(0, 2).style());
+        QVERIFY(gpuMarkerShape(12) != gpuMarkerShape(0)); // wave-count points and rings have no dash
         QCOMPARE(shortGpuName("H100-SXM5-80GB (scenario)"), QString("H100-SXM5-80GB (scenario)"));
         const QString longId = "Hypothetical-Next-Gen-Accelerator-With-Very-Long-Name-2027";
         const QString shortId = shortGpuName(longId);
@@ -1956,6 +1986,13 @@ private slots:
             if (auto* t = qobject_cast<QCPItemText*>(waves.plot()->item(i)); t && t->text().contains("this model"))
                 note = t->text();
         QVERIFY2(note.contains("more GPU") && note.count('\n') < all.size(), qPrintable(note));
+        // Each GPU's wave-count point, in the order drawn: GPUs 0 and 12 share a colour, not a shape.
+        std::vector<QCPScatterStyle::ScatterShape> marks;
+        for (int i = 0; i < waves.plot()->graphCount(); ++i)
+            if (waves.plot()->graph(i)->name() == "this kernel's wave count")
+                marks.push_back(waves.plot()->graph(i)->scatterStyle().shape());
+        QVERIFY(marks.size() > 12);
+        QVERIFY(marks[12] != marks[0]);
         session.setSelectedGpus({"T4", "A10"}); // back to a few: one column again
         waves.plot()->replot(QCustomPlot::rpImmediateRefresh);
         waves.plot()->replot(QCustomPlot::rpImmediateRefresh);

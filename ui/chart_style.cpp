@@ -53,6 +53,14 @@ QColor gpuColor(std::size_t index)
     return others[index % kColours - 1];
 }
 
+int gpuMarkerShape(std::size_t index)
+{
+    static const QCPScatterStyle::ScatterShape shapes[] = {QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare,
+                                                           QCPScatterStyle::ssDiamond, QCPScatterStyle::ssTriangle};
+    constexpr std::size_t kColours = 12; // gpuColor's cycle
+    return shapes[(index / kColours) % std::size(shapes)];
+}
+
 QPen gpuPen(std::size_t index, double width)
 {
     static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};

@@ -28,6 +28,10 @@ QColor gpuColor(std::size_t index);
 // The i-th GPU's line: its colour, solid for the first twelve, then dashed, dotted and dash-dotted
 // as the colours come round again (twenty GPUs drew A10 and MI210 as one black line).
 QPen gpuPen(std::size_t index, double width);
+// The i-th GPU's marker (wave-count points, roofline rings): a circle for the first twelve, then a
+// square, a diamond and a triangle, as the colours come round again. Markers have no dash to
+// tell GPUs 0 and 12 apart.
+int gpuMarkerShape(std::size_t index); // a QCPScatterStyle::ScatterShape
 // A GPU's name as an axis or legend shows it: whole up to 28 characters, longer ones cut in the
 // middle ("Hypothetical-Nex…-Name-2027"), so that one long id does not take half the chart's
 // height; hover texts give it whole.

@@ -5,6 +5,8 @@
 #include "breakdown_chart.h"
 #include "chart_style.h"
 
+#include "gpuforecast/tiling.h"
+
 #include <qcustomplot.h>
 
 namespace gpuforecast::ui {
@@ -83,6 +85,8 @@ void RooflineChart::rebuild()
     for (const auto& f : *forecasts)
         if (QString::fromStdString(f.gpu) == gpuId_)
             shown = &f;
+    if (shown)
+        drawGemmIssueCeiling(QString::fromStdString(shown->gpu), forecasts->empty() ? 0 : std::size_t(shown - &forecasts->front()));
     if (shown) {
         const auto points = rooflinePoints(*shown);
         for (OpClass c : kChartClasses) {
@@ -114,6 +118,30 @@ void RooflineChart::rebuild()
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+// The roof a GEMM on a 128-lane SM meets first (fp32GemmIssueShare): dashed under the flat roof,
+// from where the bandwidth slope reaches it. Without it a class teaching rooflines sees every
+// GEMM stop a tenth short of the roof with nothing on the chart to say why.
+void RooflineChart::drawGemmIssueCeiling(const QString& gpu, std::size_t colourIndex)
+{
+    const GpuSpec g = session_->effectiveGpu(gpu);
+    const double share = fp32GemmIssueShare(g);
+    if (!(share < 1) || !(g.memoryBandwidthGBps > 0))
+        return;
+    const double ceiling = share * g.gemmPeakGflops();
+    auto* line = plot_->addGraph();
+    line->setName(tr("%1 GEMM issue ceiling (%2% of the roof)").arg(shortGpuName(gpu)).arg(100 * share, 0, 'f', 0));
+    QPen pen = gpuPen(colourIndex, 1.5);
+    pen.setStyle(Qt::DashLine);
+    line->setPen(pen);
+    QVector<double> x, y; // points along it, as the roofs have, for the hover to find
+    for (double ai = ceiling / g.memoryBandwidthGBps; ai < kHighestIntensity * 1.1; ai *= 1.1) {
+        x << std::min(ai, kHighestIntensity);
+        y << ceiling;
+    }
+    line->setData(x, y);
+    series_.push_back({line, gpu, {}, share});
+}
+
 void RooflineChart::drawHighlight(const QString& shownGpu)
 {
     highlighted_.clear();
@@ -131,7 +159,7 @@ void RooflineChart::drawHighlight(const QString& shownGpu)
         auto* ring = plot_->addGraph();
         ring->setName(tr("%1 on each GPU").arg(point->name));
         ring->setLineStyle(QCPGraph::lsNone);
-        ring->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(gpuColor(i), 2.5), Qt::NoBrush, 17));
+        ring->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ScatterShape(gpuMarkerShape(i)), QPen(gpuColor(i), 2.5), Qt::NoBrush, 17));
         ring->setData({point->intensity}, {point->gflops});
         if (highlighted_.size() > 1) // one legend entry for all the rings
             ring->removeFromLegend();
@@ -155,6 +183,14 @@ QString RooflineChart::toolTipAt(const QPointF& pixel) const
     const auto s = std::find_if(series_.begin(), series_.end(), [&](const Series& x) { return x.graph == p.graph; });
     if (!p.graph || s == series_.end())
         return {};
+    if (s->issueShare > 0)
+        return tr("%1 GEMM issue ceiling: %2 GFLOP/s, %3% of the FP32 peak\n"
+                  "Each scheduler of these SMs feeds 32 FP32 lanes, and a GEMM's loads and address\n"
+                  "arithmetic take lane-clocks from its FMAs, so GEMMs are priced under this line\n"
+                  "(measured on an H200; docs/method.md, section 2)")
+            .arg(s->gpu)
+            .arg(p.value, 0, 'f', 0)
+            .arg(100 * s->issueShare, 0, 'f', 0);
     if (s->points.empty())
         return tr("%1 roofline\nat %2 FLOP/byte: %3 GFLOP/s attainable")
             .arg(s->gpu)
@@ -171,6 +207,9 @@ QString RooflineChart::toolTipAt(const QPointF& pixel) const
                        .arg(r.gflops, 0, 'f', 0)
                        .arg(roof > 0 ? 100 * r.gflops / roof : 0, 0, 'f', 0)
                        .arg(100 * r.utilization, 0, 'f', 0);
+    if (const double share = fp32GemmIssueShare(g); share < 1 && (r.opClass == OpClass::Bmm || r.opClass == OpClass::Linear))
+        text += tr("\nGEMMs on this GPU are priced under its issue ceiling, %1% of the FP32 peak (dashed)")
+                    .arg(100 * share, 0, 'f', 0);
     // A teacher reading both views must not find them at odds without a reason.
     const bool rightOfRidge = r.intensity * g.memoryBandwidthGBps >= g.gemmPeakGflops();
     if (!r.tileBound.isEmpty() && r.tileBound.startsWith("memory") == rightOfRidge)

@@ -43,6 +43,7 @@ public:
 
 private:
     void rebuild() override;
+    void drawGemmIssueCeiling(const QString& gpu, std::size_t colourIndex);
     void drawHighlight(const QString& shownGpu); // shownGpu: whose kernels are placed; its ring is named
 
     QString gpuId_;
@@ -51,6 +52,7 @@ private:
         const QCPGraph* graph;
         QString gpu;
         std::vector<RooflinePoint> points; // empty for a roof
+        double issueShare = 0;             // > 0: the GEMM issue ceiling line, at this share of the roof
     };
     std::vector<Series> series_;
     std::vector<Highlight> highlighted_;

@@ -295,7 +295,7 @@ void WavesChart::drawUtilization()
         curve->setData(toQ(c.waves), toQ(c.utilization), true);
         auto* own = addGraph(tr("this kernel's wave count"), QPen(gpuColor(i), 2), i == 0);
         own->setLineStyle(QCPGraph::lsNone);
-        own->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(gpuColor(i), 2), Qt::white, 10));
+        own->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ScatterShape(gpuMarkerShape(i)), QPen(gpuColor(i), 2), Qt::white, 10));
         own->setData({c.ownWaves}, {c.ownUtilization});
         curveGraphs_.push_back(curve);
         ownGraphs_.push_back(own);
@@ -367,7 +367,7 @@ void WavesChart::drawStaircase()
         point->setObjectName("modelPoint");
         point->setPen(QPen(gpuColor(i), 2));
         point->setLineStyle(QCPGraph::lsNone);
-        point->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(gpuColor(i), 2), QBrush(Qt::white), 8));
+        point->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ScatterShape(gpuMarkerShape(i)), QPen(gpuColor(i), 2), QBrush(Qt::white), 8));
         point->setData({own}, {ownMs_[i]}, true);
         point->removeFromLegend();
     }
