@@ -126,6 +126,7 @@ void readBertOrOpt(ModelConfig& c, const json& j, const Context& ctx)
     if (c.family == "bert") {
         c.intermediate = width(j, ctx, "intermediate_size");
         c.activation = activation(j, ctx, "hidden_act", "gelu");
+        c.tokenTypes = json_fields::optionalInteger(j, ctx, "type_vocab_size", 1, kMaxVocab).value_or(2);
     } else {
         c.intermediate = width(j, ctx, "ffn_dim");
         c.activation = activation(j, ctx, "activation_function", "relu");

@@ -53,6 +53,7 @@ MemoryEstimate estimateMemory(const ModelConfig& config, const GraphOptions& opt
     for (const auto& op : buildModelGraph(config, training))
         if (op.phase == Phase::Accumulate && !op.sharedParameter)
             m.parametersCount += op.kernel.elements() * double(op.count);
+    m.parametersCount += double(parametersBesideTheGraph(config));
     m.weightsBytes = m.parametersCount * kFloatBytes;
 
     const auto graph = buildModelGraph(config, options);

@@ -271,4 +271,17 @@ std::vector<GraphKernel> buildModelGraph(const ModelConfig& c, const GraphOption
     return kernels;
 }
 
+long long parametersBesideTheGraph(const ModelConfig& c)
+{
+    if (c.family == "gpt2") // wpe; the LM head has no bias
+        return c.maxPositions * c.hidden - c.vocab;
+    if (c.family == "bert") // position and token-type tables
+        return (c.maxPositions + c.tokenTypes) * c.hidden;
+    if (c.family == "opt") { // OPT's position table keeps two rows more (its padding offset)
+        const bool projected = c.wordProjection != c.hidden; // project_in/out have no biases
+        return (c.maxPositions + 2) * c.hidden - c.vocab - (projected ? c.hidden + c.wordProjection : 0);
+    }
+    return 0;
+}
+
 } // namespace gpuforecast

@@ -52,6 +52,7 @@ struct ModelConfig {
     long long decoderSparseStep = 0;
     long long relativeBuckets = 0;    // switch: relative position buckets
 
+    long long tokenTypes = 0;     // BERT type_vocab_size (rows of the token-type table)
     long long wordProjection = 0; // OPT word_embed_proj_dim (project_in/out when != hidden)
     bool preLayerNorm = true;     // OPT do_layer_norm_before
 

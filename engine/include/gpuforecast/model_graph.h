@@ -38,6 +38,13 @@ struct GraphOptions {
 // forecast as well as any, but nothing measured says the graph is the one PyTorch runs.
 bool graphCheckedByMeasuredRuns(const ModelConfig& config);
 
+// The model's parameters that its training graph's gradient accumulation does not count: the
+// position tables (and BERT's token-type table) whose lookups the reference trace does not list,
+// less the biases the trace lists for every Linear where the model has none (GPT-2's and OPT's
+// LM head, OPT's word projections). estimateMemory adds it to the accumulated elements, which
+// were 0.16% short for GPT-2. Signed; 0 for families whose graph lists every parameter.
+long long parametersBesideTheGraph(const ModelConfig& config);
+
 // Throws ForecastError naming the field when batch or seq is out of range (seq beyond the learned
 // position table, or token counts whose kernels could not be forecast).
 std::vector<GraphKernel> buildModelGraph(const ModelConfig& config, const GraphOptions& options);
