@@ -249,15 +249,22 @@ def measure_e2e(timer, device, gpu_id, out, deadline):
 
 
 def main():
+    global ACTIVE
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--gpu-id", required=True, help="the id written into the tables, e.g. H200-SXM-141GB")
     ap.add_argument("--out", required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--budget-s", type=float, default=420, help="stop starting new work after this long")
     ap.add_argument("--skip", default="", help="comma list of parts to skip: ceilings,kernels,e2e")
+    ap.add_argument("--runs", default="", help="comma list of whole-model runs instead of NeuSight's nine, "
+                    "e.g. llama3_8b-inf-2048-1 (any bundled model id)")
+    ap.add_argument("--active", type=int, default=ACTIVE, help="timed repetitions of each whole model")
     ap.add_argument("--dry-run", action="store_true", help="a few tiny shapes on the CPU, to check the script")
     args = ap.parse_args()
     t0 = time.time()
+    ACTIVE = max(args.active, FASTEST)  # for the whole models; single kernels keep NeuSight's count
+    if args.runs:
+        E2E_RUNS[:] = [r for r in args.runs.split(",") if r]
     skip = set(filter(None, args.skip.split(",")))
     cuda = torch.cuda.is_available() and not args.dry_run
     device = "cuda" if cuda else "cpu"
@@ -267,6 +274,11 @@ def main():
     torch.backends.cudnn.allow_tf32 = False
     info = {"torch": torch.__version__, "device": torch.cuda.get_device_name(0) if cuda else "cpu",
             "tf32": torch.backends.cuda.matmul.allow_tf32}
+    try:
+        import transformers
+        info["transformers"] = transformers.__version__
+    except ImportError:
+        pass
     if cuda:
         p = torch.cuda.get_device_properties(0)
         info.update(sm_count=p.multi_processor_count, memory_gb=p.total_memory / 1e9,
