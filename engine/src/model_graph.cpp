@@ -220,9 +220,14 @@ std::string_view phaseName(Phase p)
     return "fw";
 }
 
-bool graphCheckedByMeasuredRuns(const ModelConfig& c)
+GraphCheck graphCheckOf(const ModelConfig& c)
 {
-    return c.family == "gpt2" || c.family == "bert" || c.family == "opt" || c.family == "switch";
+    if (c.family == "gpt2" || c.family == "bert" || c.family == "opt" || c.family == "switch")
+        return GraphCheck::NeuSightRuns;
+    if (c.family == "llama" || c.family == "mistral" || c.family == "qwen2" || c.family == "qwen3" ||
+        c.family == "gemma" || c.family == "phi3")
+        return GraphCheck::OurH200Runs;
+    return GraphCheck::None;
 }
 
 std::vector<GraphKernel> buildModelGraph(const ModelConfig& c, const GraphOptions& o)
