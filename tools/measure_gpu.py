@@ -182,7 +182,7 @@ def measure_kernels(rows, timer, device, gpu_id, out, deadline):
     log("kernels written to", path)
 
 
-def build_model(config_path, train, device):
+def build_model(config_path, train, device, layers_override=0):
     from transformers import (AutoConfig, AutoModelForCausalLM, AutoModelForPreTraining,
                               AutoModelForSequenceClassification)
     cfg = json.load(open(config_path))
@@ -192,6 +192,9 @@ def build_model(config_path, train, device):
         config = AutoConfig.from_pretrained(config_path)
     except Exception:  # a version that wants a folder, not a file: build it from the dict
         config = AutoConfig.for_model(**cfg)
+    if layers_override:  # a model too large for the card, cut to its first blocks
+        layers = layers_override
+        setattr(config, "n_layer" if "n_layer" in cfg else "num_hidden_layers", layers)
     if "bert" in name:
         cls = AutoModelForPreTraining if train else AutoModelForSequenceClassification
     else:
@@ -202,7 +205,7 @@ def build_model(config_path, train, device):
     return (model.train() if train else model.eval()), layers
 
 
-def measure_e2e(timer, device, gpu_id, out, deadline):
+def measure_e2e(timer, device, gpu_id, out, deadline, layers_override=0):
     folder = os.path.join(out, "e2e", gpu_id)
     os.makedirs(folder, exist_ok=True)
     for run in E2E_RUNS:
@@ -212,7 +215,8 @@ def measure_e2e(timer, device, gpu_id, out, deadline):
         model_id, mode, seq, batch = run.split("-")
         train = mode == "train"
         try:
-            model, layers = build_model(os.path.join(ROOT, "resources", "models", model_id + ".json"), train, device)
+            model, layers = build_model(os.path.join(ROOT, "resources", "models", model_id + ".json"), train, device,
+                                        layers_override)
             ids = torch.ones(int(batch), int(seq), dtype=torch.int64, device=device)
             fw, bw = [], []
             for _ in range(ACTIVE + 1):
@@ -258,6 +262,9 @@ def main():
     ap.add_argument("--skip", default="", help="comma list of parts to skip: ceilings,kernels,e2e")
     ap.add_argument("--runs", default="", help="comma list of whole-model runs instead of NeuSight's nine, "
                     "e.g. llama3_8b-inf-2048-1 (any bundled model id)")
+    ap.add_argument("--layers", type=int, default=0,
+                    help="time only the first N blocks of each model (written as num_layer; evaluate-models "
+                    "forecasts those N); decoder-only models")
     ap.add_argument("--active", type=int, default=ACTIVE, help="timed repetitions of each whole model")
     ap.add_argument("--dry-run", action="store_true", help="a few tiny shapes on the CPU, to check the script")
     args = ap.parse_args()
@@ -301,7 +308,7 @@ def main():
     if "e2e" not in skip:
         if args.dry_run:
             E2E_RUNS[:] = ["bert_large-inf-16-1", "bert_large-train-16-1"]
-        measure_e2e(timer, device, args.gpu_id, args.out, t0 + args.budget_s)
+        measure_e2e(timer, device, args.gpu_id, args.out, t0 + args.budget_s, args.layers)
     log(f"done in {time.time() - t0:.0f} s")
 
 

@@ -177,26 +177,20 @@ void ModelPanel::syncFromSession()
         gpuCount_->setText(gpuCount_->text() +
                            tr("\nMore than one server's %1: all priced on the GPU's own link, so communication is "
                               "likely forecast short").arg(kGpusPerServer));
-    // A reader comparing a Mixtral across GPUs should know that its kernel list, unlike GPT-2's or
-    // Llama's, was never held against a measured run (docs/accuracy.md).
-    const GraphCheck check = graphCheckOf(session_->model());
+    // A reader comparing a model across GPUs should know whose measurements its kernel list was
+    // held against: NeuSight's traces, or only whole-model times we took (docs/accuracy.md).
+    const bool neuSight = graphCheckOf(session_->model()) == GraphCheck::NeuSightRuns;
     const QString family = QString::fromStdString(session_->model().family);
-    graphCheck_->setText(check != GraphCheck::None ? tr("Graph checked against measured runs")
-                                                   : tr("Graph not checked against measured runs"));
+    graphCheck_->setText(neuSight ? tr("Graph checked against NeuSight's measured runs")
+                                  : tr("Graph checked against whole-model runs we timed"));
     graphCheck_->setToolTip(
-        check == GraphCheck::NeuSightRuns
-            ? tr("NeuSight traced and timed models of the %1 family; the kernels forecast here are the ones "
-                 "those runs launched, and docs/accuracy.md gives the whole-model error.")
-                  .arg(family)
-        : check == GraphCheck::OurH200Runs
-            ? tr("We timed models of the %1 family whole on an H200 (transformers 5.17, eager PyTorch, FP32): "
-                 "forecasts within 5% of every run. No per-operator trace was taken; docs/accuracy.md has "
-                 "the runs.")
-                  .arg(family)
-            : tr("No measured run of the %1 family exists in the data. Its kernels follow the Hugging Face "
-                 "modelling code operator by operator (eager PyTorch, FP32), and each kernel is forecast as "
-                 "well as any, but no measurement confirms that the list is what PyTorch runs.")
-                  .arg(family));
+        neuSight ? tr("NeuSight traced and timed models of the %1 family; the kernels forecast here are the ones "
+                      "those runs launched, and docs/accuracy.md gives the whole-model error.")
+                       .arg(family)
+                 : tr("We timed models of the %1 family whole on an H200 (transformers 5.17, eager PyTorch, FP32): "
+                      "forecasts within 5% of every run. No per-operator trace was taken, so the kernel list "
+                      "follows the Hugging Face modelling code; docs/accuracy.md has the runs.")
+                       .arg(family));
     // A hand-written config that leaves out a field may mean something else by it than
     // transformers does (no grouping of key/value heads, say); say what was taken.
     QStringList taken, why;

@@ -55,9 +55,24 @@ int runEvaluateModels(const std::vector<std::string>& args)
         if (!gpu) // the folder names the GPU; --gpu only filters
             throwInputError(path.parent_path().string(), "", "'" + gpuId + "' is not a known GPU id (see gpuforecast-cli gpus)");
         const GraphOptions options{run->batch, run->seq, run->training, run->fusion};
+        // NeuSight writes 0 or null where a count would not mean one stack (Switch): not given.
+        const bool givesLayers = j.contains("num_layer") && j["num_layer"].is_number() && j["num_layer"].get<double>() != 0;
+        const long long timedLayers =
+            givesLayers ? json_fields::optionalInteger(j, {path.string(), ""}, "num_layer", 1, 100000).value_or(0) : 0;
         double pred = 0;
+        std::string layersNote;
         try {
-            const ModelConfig config = loadModelConfig(modelPath.string());
+            ModelConfig config = loadModelConfig(modelPath.string());
+            // A run may time fewer blocks than the config has (a model too large for the card,
+            // cut to fit): forecast the blocks it timed. It used to forecast the whole model.
+            if (timedLayers > 0 && timedLayers != config.layers) {
+                if (config.family == "switch") // encoder and decoder stacks: one count cannot say which
+                    throwInputError(path.string(), "num_layer",
+                                    std::to_string(timedLayers) + " differs from the config's " +
+                                        std::to_string(config.layers) + " encoder layers; an encoder-decoder run must time the whole model");
+                layersNote = " (" + std::to_string(timedLayers) + " of " + std::to_string(config.layers) + " layers)";
+                config.layers = timedLayers;
+            }
             if (run->parallel.empty()) {
                 pred = forecastModel(forecaster, config, options, *gpu).totalSeconds() * 1e3;
             } else {
@@ -71,8 +86,8 @@ int runEvaluateModels(const std::vector<std::string>& args)
         const double err = 100 * (pred - measured) / measured;
         if (n == 0)
             std::printf("%-16s %-34s %10s %10s %8s\n", "gpu", "run", "measured", "forecast", "error");
-        std::printf("%-16s %-34s %10.2f %10.2f %+7.1f%%\n", gpuId.c_str(), path.stem().string().c_str(), measured, pred,
-                    err);
+        std::printf("%-16s %-34s %10.2f %10.2f %+7.1f%%%s\n", gpuId.c_str(), path.stem().string().c_str(), measured, pred,
+                    err, layersNote.c_str());
         sum += std::abs(err);
         worst = std::max(worst, std::abs(err));
         ++n;

@@ -152,7 +152,7 @@ struct Notes {
     // kernels are priced at the roofline, which must not pass for a learned forecast.
     std::vector<std::string> unlearned;
     std::string weightsDir;
-    std::string uncheckedFamily; // the model's family when no measured run checks its graph
+    GraphCheck graphCheck = GraphCheck::NeuSightRuns; // whose measured runs check the model's graph
     std::vector<AssumedField> assumed; // defaults taken for fields the config leaves out or nulls
     std::string configSource;          // the config's path (or model id), to name it in those notes
     std::optional<std::string> donorCaution; // the donor is a slot-powered card and this GPU is not
@@ -190,7 +190,8 @@ void addNotes(nlohmann::json& j, const Notes& notes)
     j["fp32_gemm_issue_share"] = notes.gemmIssueShare;
     j["read_as_new_gpu"] = notes.readAsNew ? nlohmann::json(*notes.readAsNew) : nlohmann::json(nullptr);
     j["unlearned_classes"] = notes.unlearned;
-    j["graph_checked_by_measured_runs"] = notes.uncheckedFamily.empty();
+    j["graph_checked_by_measured_runs"] = true; // every family's graph now is (kept for scripts)
+    j["graph_checked_by"] = notes.graphCheck == GraphCheck::NeuSightRuns ? "neusight" : "ours_h200";
     nlohmann::json assumed = nlohmann::json::array();
     for (const auto& f : notes.assumed)
         assumed.push_back({{"field", f.field}, {"value", f.value}, {"why", f.why}});
@@ -238,9 +239,6 @@ void printNotes(const Notes& notes)
                     100 * notes.gemmIssueShare);
     if (!notes.unlearned.empty())
         std::printf("  note: %s\n", unlearnedNote(notes.unlearned, notes.weightsDir).c_str());
-    if (!notes.uncheckedFamily.empty())
-        std::printf("  note: the %s graph follows the Hugging Face modelling code; no measured run of this family checks it\n",
-                    notes.uncheckedFamily.c_str());
     for (const auto& f : notes.assumed)
         std::printf("  note: %s does not give %s; taking %lld (%s)\n", oneLine(notes.configSource).c_str(), f.field.c_str(), f.value,
                     f.why.c_str());
@@ -361,7 +359,7 @@ int runPredict(const std::vector<std::string>& args)
                       fp32PeakMismatch(gpu), gpu.unreadFields, unreadFieldsNote(gpu), bundledSameId ? gpu.id : "",
                       bundledSameId ? specDifferences(gpu, *bundledSameId) : std::vector<std::string>{},
                       unlearnedClasses(forecaster), weightsDir,
-                      graphCheckedByMeasuredRuns(config) ? std::string() : config.family, config.assumed,
+                      graphCheckOf(config), config.assumed,
                       config.source, donorSheet ? slotPoweredDonorCaution(gpu, *donorSheet, donor->weight) : std::nullopt,
                       fromFile ? readAsNewGpuNote(gpu, forecaster.tiles().gpus()) : std::nullopt,
                       config.saysFp32() ? std::string() : config.dtype, config.precisionDifference(),
