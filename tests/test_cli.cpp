@@ -442,6 +442,33 @@ private slots:
                  qPrintable(r.err));
     }
 
+    // Beside a forecast that somebody timed (bundled model and GPU, same settings), predict gives
+    // the measurement, whose run it was and the forecast's error; JSON "measured", null otherwise.
+    // A sheet file is not the GPU that was timed, even under its id.
+    void predictGivesTheMeasuredRunOfTheSameForecast()
+    {
+        const QStringList args{"predict", "--model", "gpt2_large", "--gpu", "V100-PCIE-32GB", "--seq", "1024", "--batch", "4"};
+        const Run text = cli(args);
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains("(NeuSight, run gpt2_large-inf-1024-4: the forecast is "), qPrintable(text.out));
+        const Run json = cli(args + QStringList{"--json"});
+        const QJsonObject measured = QJsonDocument::fromJson(json.out.toUtf8()).object()["measured"].toObject();
+        QFile run(QString(GPUFORECAST_RESOURCES) + "/datasets/neusight/e2e/V100-PCIE-32GB/gpt2_large-inf-1024-4.json");
+        QVERIFY(run.open(QIODevice::ReadOnly));
+        QCOMPARE(measured["ms"].toDouble(), QJsonDocument::fromJson(run.readAll()).object()["e2e_latency"].toDouble());
+        QCOMPARE(measured["source"].toString(), QString("NeuSight"));
+        const Run other = cli({"predict", "--model", "gpt2_large", "--gpu", "V100-PCIE-32GB", "--seq", "1024", "--batch", "3", "--json"});
+        QVERIFY(QJsonDocument::fromJson(other.out.toUtf8()).object()["measured"].isNull());
+        QVERIFY(!cli({"predict", "--model", "gpt2_large", "--gpu", "V100-PCIE-32GB", "--seq", "1024", "--batch", "3"}).out.contains("measured "));
+        const Run sheet = cli({"predict", "--model", "gpt2_large", "--gpu", QString(GPUFORECAST_RESOURCES) + "/gpus/V100-PCIE-32GB.json",
+                               "--seq", "1024", "--batch", "4", "--json"});
+        QCOMPARE(sheet.code, 0);
+        QVERIFY(QJsonDocument::fromJson(sheet.out.toUtf8()).object()["measured"].isNull());
+        const Run pipeline = cli({"predict", "--model", "gpt2_large", "--gpu", "A100-SXM4-40GB", "--seq", "1024", "--batch", "4",
+                                  "--mode", "training", "--parallel", "pp4_1"});
+        QVERIFY2(pipeline.out.contains("run gpt2_large-train-1024-4-pp4_1"), qPrintable(pipeline.out));
+    }
+
     // A run that timed fewer blocks than its config has (a model cut to fit one card) is forecast
     // with the blocks it timed, and the report says so; before, the whole model was forecast
     // against it. An encoder-decoder's one count cannot say which stack was cut: refused.

@@ -2003,6 +2003,54 @@ private slots:
         QCOMPARE(legend->columnCount(), 1);
     }
 
+    // Where somebody timed exactly what is compared (model, batch, sequence, mode, layout, GPU), a
+    // mark sits at the measured time beside the bar, and the hover says whose run it was and how
+    // far the forecast is from it. A what-if or another batch is not what was timed: no mark.
+    void compareMarksMeasuredRuns()
+    {
+        ForecastSession session(nullptr, store()); // GPT-2 large, 4 x 1024, inference
+        session.setSelectedGpus({"V100-PCIE-32GB", "H200-SXM-141GB", "L4"});
+        CompareChart compare(&session);
+        compare.resize(1200, 600);
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        compare.plot()->replot();
+        auto marks = [&]() -> const QCPGraph* {
+            for (int i = 0; i < compare.plot()->graphCount(); ++i)
+                if (compare.plot()->graph(i)->objectName() == "measuredRuns")
+                    return compare.plot()->graph(i);
+            return nullptr;
+        };
+        const auto measuredMs = [](const char* path) {
+            return nlohmann::json::parse(readFile(std::string(GPUFORECAST_RESOURCES) + path))["e2e_latency"].get<double>();
+        };
+        const QCPGraph* m = marks();
+        QVERIFY(m && m->data()->size() == 2); // L4 was never timed
+        QCOMPARE(m->data()->at(0)->key, 1.0);
+        QCOMPARE(m->data()->at(0)->value, measuredMs("/datasets/neusight/e2e/V100-PCIE-32GB/gpt2_large-inf-1024-4.json"));
+        QCOMPARE(m->data()->at(1)->key, 2.0);
+        QCOMPARE(m->data()->at(1)->value, measuredMs("/datasets/h200/e2e/H200-SXM-141GB/gpt2_large-inf-1024-4.json"));
+        QVERIFY2(compare.plot()->yAxis->label().endsWith("measured run"), qPrintable(compare.plot()->yAxis->label()));
+        const auto hover = [&](double key) {
+            return compare.toolTipAt({compare.plot()->xAxis->coordToPixel(key), compare.plot()->yAxis->coordToPixel(1)});
+        };
+        QVERIFY2(hover(1).contains("Measured: ") && hover(1).contains("NeuSight, run gpt2_large-inf-1024-4") &&
+                     hover(1).contains("% slower"),
+                 qPrintable(hover(1)));
+        QVERIFY2(hover(2).contains("our H200 runs"), qPrintable(hover(2)));
+        QVERIFY2(!hover(3).contains("Measured"), qPrintable(hover(3)));
+        ForecastSession::WhatIf faster;
+        faster.bandwidth = 1.2;
+        session.setWhatIf("V100-PCIE-32GB", faster); // no longer the V100 that was timed
+        QCOMPARE(marks()->data()->size(), 1);
+        session.setWhatIf("V100-PCIE-32GB", ForecastSession::WhatIf{});
+        GraphOptions o = session.options();
+        o.batch = 3;
+        QVERIFY(!session.setOptions(o));
+        QVERIFY(!marks());
+        QVERIFY(!compare.plot()->yAxis->label().contains("measured"));
+    }
+
     // Quantities keep their own unit: a long step reads in seconds or minutes, a slow rate keeps
     // its figures, a small copy its bytes. None is ever printed as zero.
     void quantitiesReadInTheirOwnUnits()

@@ -96,7 +96,10 @@ void CompareChart::rebuild()
     bars_->setWidth(0.6);
     bars_->setPen(Qt::NoPen);
     bars_->setBrush(QColor(0, 114, 178));
-    const double top = values.isEmpty() ? 1 : *std::max_element(values.begin(), values.end());
+    double top = values.isEmpty() ? 1 : *std::max_element(values.begin(), values.end());
+    for (const auto& f : *forecasts) // a measured run slower than every forecast stays on the chart
+        if (const MeasuredRun* run = session_->measuredRun(QString::fromStdString(f.gpu)))
+            top = std::max(top, run->ms);
     const double lowest = values.isEmpty() ? 1 : *std::min_element(values.begin(), values.end());
     // On a log axis bars start a third of a decade below the fastest GPU: there is no zero.
     bottom_ = logScale() ? lowest / std::pow(10.0, 1.0 / 3) : 0.0;
@@ -128,12 +131,39 @@ void CompareChart::rebuild()
                                (f.fits() ? QString() : tr("\ndoes NOT fit")) + reach,
                            details.front() + (f.fits() ? QString() : tr(", does NOT fit"))});
     }
+    measuredShown_ = false;
+    drawMeasuredRuns(keys);
     top_ = top;
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.4, values.size() + 0.6);
-    plot_->yAxis->setLabel(tr("Latency per step (%1, FP32)").arg(unit.name));
+    plot_->yAxis->setLabel(measuredShown_ ? tr("Latency per step (%1, FP32); \u25C6 measured run").arg(unit.name)
+                                          : tr("Latency per step (%1, FP32)").arg(unit.name));
     fitToLayout();
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Where somebody timed exactly this model, settings and GPU, a mark at the measured time beside
+// the bar: a procurement reader sees how far to trust the bars next to it, a teacher has a real
+// number to point at.
+void CompareChart::drawMeasuredRuns(const QVector<double>& keys)
+{
+    const auto forecasts = session_->forecasts();
+    QVector<double> x, y;
+    for (std::size_t g = 0; g < forecasts->size(); ++g)
+        if (const MeasuredRun* run = session_->measuredRun(QString::fromStdString((*forecasts)[g].gpu))) {
+            x << keys[qsizetype(g)];
+            y << run->ms;
+        }
+    if (x.isEmpty())
+        return;
+    auto* measured = plot_->addGraph();
+    measured->setObjectName("measuredRuns");
+    measured->setName(tr("measured run"));
+    measured->setLineStyle(QCPGraph::lsNone);
+    measured->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(QColor(213, 94, 0), 2), QColor(230, 159, 0), 13));
+    measured->setData(x, y, true);
+    measured->removeFromLegend();
+    measuredShown_ = true; // the axis label says what the mark is: a legend box sat on the labels
 }
 
 QStringList CompareChart::barDetails(std::size_t g, const LatencyUnit& unit) const
@@ -246,6 +276,11 @@ QString CompareChart::toolTipAt(const QPointF& pixel) const
         text += tr("\nforward %1, backward %2")
                     .arg(formatLatencyIn(f.forwardSeconds * 1e3, unit, 2),
                          formatLatencyIn((f.backwardSeconds + f.accumulateSeconds) * 1e3, unit, 2));
+    if (const MeasuredRun* run = session_->measuredRun(QString::fromStdString(f.gpu)))
+        text += tr("\nMeasured: %1 (%2, run %3); the forecast is %4% %5")
+                    .arg(formatLatencyIn(run->ms, unit, 2), QString::fromStdString(run->source), QString::fromStdString(run->name))
+                    .arg(std::abs(100 * (f.totalSeconds() * 1e3 / run->ms - 1)), 0, 'f', 1)
+                    .arg(f.totalSeconds() * 1e3 >= run->ms ? tr("slower") : tr("faster"));
     const SpecCoverage c = coverage(f);
     if (compactLabels_) { // the label above the bar is cut short: the rest is here
         QStringList details = barDetails(std::size_t(g), unit);

@@ -38,6 +38,7 @@ private:
     // throughput, per W and per $1k where the sheet gives them, memory fit, and a pointer to the
     // hover text when the GPU is beyond the measured.
     QStringList barDetails(std::size_t g, const LatencyUnit& unit) const;
+    void drawMeasuredRuns(const QVector<double>& keys); // keys: the bars' x positions
     // Full labels where every one fits above its bar, else time and speed-up only; slants the
     // GPU names where they would collide. Returns whether the slant changed (a new layout).
     bool chooseLabels();
@@ -64,6 +65,7 @@ private:
     std::vector<BarLabel> labels_;
     double top_ = 1;             // the tallest bar, ms
     bool compactLabels_ = false; // the labels show time and speed-up only
+    bool measuredShown_ = false; // a measured run's mark is drawn (the axis label says what it is)
     bool uprightLabels_ = false; // even those would collide: the time alone, turned upright
 };
 

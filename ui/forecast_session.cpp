@@ -52,6 +52,15 @@ ForecastSession::ForecastSession(QObject* parent, UserGpuStore store) : QObject(
         userGpuIds_ << id;
     }
     forecaster_ = std::make_shared<const Forecaster>(Forecaster::loadFromDirectory((dir + "/weights").toStdString()));
+    for (const auto& [folder, source] : {std::pair{"/datasets/neusight/e2e", "NeuSight"}, std::pair{"/datasets/h200/e2e", "our H200 runs"},
+                                         std::pair{"/datasets/h200/e2e_hub", "our H200 runs"}}) {
+        try { // the measurements are shown beside forecasts; without them the forecasts stand alone
+            auto runs = loadMeasuredRuns((dir + folder).toStdString(), source);
+            measuredRuns_.insert(measuredRuns_.end(), runs.begin(), runs.end());
+        } catch (const ForecastError& e) {
+            loadProblems_ << QString::fromUtf8(e.what());
+        }
+    }
     for (const QFileInfo& f : QDir(dir + "/models").entryInfoList({"*.json"}, QDir::Files, QDir::Name))
         bundledModels_ << f.completeBaseName();
     // The newcomer's default: a model everybody knows on four generations of GPUs.
@@ -277,6 +286,13 @@ QString ForecastSession::efficiencyBasisForCopyOf(const QString& id) const
     if (!g->efficiencyBasisId.empty())
         return QString::fromStdString(g->efficiencyBasisId);
     return findGpu(bundled_, g->id) && !isUserGpu(id) ? id : QString();
+}
+
+const MeasuredRun* ForecastSession::measuredRun(const QString& gpuId) const
+{
+    if (!modelBundled_ || isUserGpu(gpuId) || whatIf_.contains(gpuId))
+        return nullptr; // a measurement is of the shipped model on the real GPU
+    return findMeasuredRun(measuredRuns_, gpuId.toStdString(), modelName_.toStdString(), options_, layout_, model_->layers);
 }
 
 QStringList ForecastSession::bundledGpuIds() const

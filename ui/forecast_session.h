@@ -4,6 +4,7 @@
 // these methods; every change recomputes (a whole model takes about a millisecond per GPU) and
 // emits forecastsChanged(). No Qt in the engine, no engine details in the widgets.
 #include "gpuforecast/forecaster.h"
+#include "gpuforecast/measured_runs.h"
 #include "gpuforecast/model_forecast.h"
 #include "gpuforecast/scenario.h"
 #include "user_gpu_store.h"
@@ -55,6 +56,10 @@ public:
 
     const ModelConfig& model() const { return *model_; }
     QString modelName() const { return modelName_; }
+    // The timed run of exactly what is forecast for `gpuId` now (bundled model, batch, sequence,
+    // mode, fusion, layout), when the GPU is the bundled sheet unedited and without a what-if;
+    // else null. NeuSight's runs and ours (resources/datasets/{neusight,h200}).
+    const MeasuredRun* measuredRun(const QString& gpuId) const;
     std::optional<QString> setModel(const QString& idOrPath); // error text on failure
     const GraphOptions& options() const { return options_; }
     std::optional<QString> setOptions(const GraphOptions& options);
@@ -117,6 +122,7 @@ private:
     GraphOptions options_{4, 1024, false, false};
     ParallelLayout layout_;
     std::shared_ptr<const Forecaster> forecaster_;
+    std::vector<MeasuredRun> measuredRuns_;
     std::shared_ptr<const ForecastList> forecasts_ = std::make_shared<ForecastList>();
 };
 

@@ -6,6 +6,7 @@
 #include "gpuforecast/error.h"
 #include "gpuforecast/extrapolation.h"
 #include "gpuforecast/file_io.h"
+#include "gpuforecast/measured_runs.h"
 #include "gpuforecast/model_forecast.h"
 #include "gpuforecast/parallel.h"
 #include "gpuforecast/scenario.h"
@@ -34,6 +35,23 @@ ModelConfig resolveModel(const fs::path& dataDir, const std::string& idOrPath)
         return loadModelConfig(bundled.string());
     }
     return loadModelConfig(idOrPath);
+}
+
+// The measured run of this forecast among the shipped ones (NeuSight's, ours on an H200). A
+// broken data file leaves the forecast without it rather than failing the forecast.
+std::optional<MeasuredRun> measuredRunFor(const fs::path& dataDir, const std::string& gpu, const std::string& model,
+                                          const GraphOptions& options, const ParallelLayout& layout, long long layers)
+{
+    for (const auto& [folder, source] : {std::pair{"datasets/neusight/e2e", "NeuSight"}, std::pair{"datasets/h200/e2e", "our H200 runs"},
+                                         std::pair{"datasets/h200/e2e_hub", "our H200 runs"}}) {
+        try {
+            const auto runs = loadMeasuredRuns((dataDir / folder).string(), source);
+            if (const MeasuredRun* r = findMeasuredRun(runs, gpu, model, options, layout, layers))
+                return *r;
+        } catch (const ForecastError&) {
+        }
+    }
+    return std::nullopt;
 }
 
 // Fits a node name into the text table. A fused chain ("a.x+a.y+a.z") keeps its first and last
@@ -165,6 +183,9 @@ struct Notes {
     // The share of the FP32 peak its GEMMs are priced at (fp32GemmIssueShare): below 1 on 128-lane
     // SMs, which a reader comparing with the sheet's peak would otherwise not see.
     double gemmIssueShare = 1;
+    // The timed run of exactly this forecast (bundled model and GPU, same settings), if any.
+    std::optional<MeasuredRun> measured;
+    double forecastMs = 0; // set beside `measured`, for the note's error
 };
 
 void addNotes(nlohmann::json& j, const Notes& notes)
@@ -197,10 +218,18 @@ void addNotes(nlohmann::json& j, const Notes& notes)
         assumed.push_back({{"field", f.field}, {"value", f.value}, {"why", f.why}});
     j["config_assumed"] = std::move(assumed);
     j["config_dtype"] = notes.configDtype.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.configDtype);
+    j["measured"] = notes.measured ? nlohmann::json{{"ms", notes.measured->ms}, {"run", notes.measured->name},
+                                                    {"gpu", notes.measured->gpu}, {"source", notes.measured->source}}
+                                   : nlohmann::json(nullptr);
 }
 
 void printNotes(const Notes& notes)
 {
+    if (notes.measured)
+        std::printf("  measured   %10.3f ms   (%s, run %s: the forecast is %.1f%% %s)\n", notes.measured->ms,
+                    notes.measured->source.c_str(), notes.measured->name.c_str(),
+                    std::abs(100 * (notes.forecastMs / notes.measured->ms - 1)),
+                    notes.forecastMs >= notes.measured->ms ? "slower" : "faster");
     if (!notes.sheet.empty()) // an edited copy may keep a bundled GPU's id
         std::printf("  note: spec sheet read from %s\n", oneLine(notes.sheet).c_str());
     if (!notes.efficiencyBasis.empty())
@@ -354,7 +383,7 @@ int runPredict(const std::vector<std::string>& args)
     SpecCoverage coverage = forecaster.coverage(gpu);
     const auto donor = coverage.donor;
     const GpuSpec* donorSheet = donor ? findGpu(catalog, donor->gpu.id) : nullptr;
-    const Notes notes{std::move(coverage),
+    Notes notes{std::move(coverage),
                       fromFile ? gpuArg : std::string(), gpu.efficiencyBasis ? gpu.efficiencyBasis->id : std::string(),
                       fp32PeakMismatch(gpu), gpu.unreadFields, unreadFieldsNote(gpu), bundledSameId ? gpu.id : "",
                       bundledSameId ? specDifferences(gpu, *bundledSameId) : std::vector<std::string>{},
@@ -363,9 +392,14 @@ int runPredict(const std::vector<std::string>& args)
                       config.source, donorSheet ? slotPoweredDonorCaution(gpu, *donorSheet, donor->weight) : std::nullopt,
                       fromFile ? readAsNewGpuNote(gpu, forecaster.tiles().gpus()) : std::nullopt,
                       config.saysFp32() ? std::string() : config.dtype, config.precisionDifference(),
-                      fp32GemmIssueShare(gpu)};
+                      fp32GemmIssueShare(gpu), std::nullopt, 0};
+    // Beside a forecast of a bundled model on a bundled GPU, what was measured of exactly that.
+    const std::string modelArg = a.required("--model");
+    if (!fromFile && modelArg == config.id && fs::exists(dataDir / "models" / (modelArg + ".json")))
+        notes.measured = measuredRunFor(dataDir, gpu.id, modelArg, options, layout, config.layers);
     if (layout.gpus() == 1) {
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);
+        notes.forecastMs = r.totalSeconds() * 1e3;
         if (a.has("--json")) {
             nlohmann::json j = toJson(r);
             addLayoutJson(j, layout, r.totalSeconds(), {r.totalSeconds()});
@@ -383,6 +417,7 @@ int runPredict(const std::vector<std::string>& args)
         throwInputError(fromFile ? gpuArg : gpu.id, "interconnect.bandwidth_gbps",
                         "needed for a multi-GPU forecast (the sheet gives no GPU-to-GPU link)");
     const ParallelForecast p = forecastParallel(forecaster, config, options, layout, gpu);
+    notes.forecastMs = p.totalSeconds() * 1e3;
     if (a.has("--json")) {
         // The busiest GPU's whole step, as for one GPU: fw_ms + bw_ms + comm_ms + bubble_ms = e2e_ms,
         // and its ops (each with its repeats) add up to fw_ms and bw_ms.

@@ -1,0 +1,71 @@
+#include "gpuforecast/measured_runs.h"
+
+#include "gpuforecast/error.h"
+#include "gpuforecast/file_io.h"
+#include "gpuforecast/json_fields.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace gpuforecast {
+
+std::vector<MeasuredRun> loadMeasuredRuns(const std::string& dir, const std::string& source)
+{
+    namespace fs = std::filesystem;
+    std::vector<MeasuredRun> out;
+    std::error_code ec;
+    for (const auto& gpuDir : fs::directory_iterator(dir, ec)) {
+        if (!gpuDir.is_directory(ec))
+            continue;
+        for (const auto& f : fs::directory_iterator(gpuDir.path(), ec)) {
+            if (f.path().extension() != ".json")
+                continue;
+            const std::string path = f.path().string();
+            const auto run = parseRunName(f.path().stem().string());
+            if (!run)
+                throwInputError(path, "", "file name is not a run name like gpt2_large-inf-1024-4");
+            const auto j = json_fields::parse(readFile(path), path);
+            MeasuredRun r{gpuDir.path().filename().string(), f.path().stem().string(), *run,
+                          json_fields::requireNumber(j, {path, ""}, "e2e_latency", 1e-6, 1e9), 0, source};
+            // NeuSight writes 0 or null where one count would not say which stack (Switch).
+            if (j.contains("num_layer") && j["num_layer"].is_number_integer())
+                r.layers = std::max<long long>(0, j["num_layer"].get<long long>());
+            out.push_back(std::move(r));
+        }
+    }
+    std::sort(out.begin(), out.end(),
+              [](const MeasuredRun& a, const MeasuredRun& b) { return std::tie(a.gpu, a.name) < std::tie(b.gpu, b.name); });
+    return out;
+}
+
+std::optional<std::string> runParallelName(const ParallelLayout& l)
+{
+    const int kinds = (l.dp > 1) + (l.tp > 1) + (l.pp > 1);
+    if (kinds == 0)
+        return std::string();
+    if (kinds > 1)
+        return std::nullopt;
+    if (l.dp > 1)
+        return "dp" + std::to_string(l.dp);
+    if (l.tp > 1)
+        return "tp" + std::to_string(l.tp);
+    return "pp" + std::to_string(l.pp) + "_" + std::to_string(l.microbatches);
+}
+
+const MeasuredRun* findMeasuredRun(const std::vector<MeasuredRun>& runs, const std::string& gpu, const std::string& model,
+                                   const GraphOptions& o, const ParallelLayout& layout, long long layers)
+{
+    const auto parallel = runParallelName(layout);
+    if (!parallel)
+        return nullptr;
+    for (const auto& r : runs)
+        if (r.gpu == gpu && r.run.model == model && r.run.training == o.training && r.run.seq == o.seq &&
+            r.run.batch == o.batch && r.run.fusion == o.fusion && r.run.parallel == *parallel &&
+            (r.layers == 0 || r.layers == layers))
+            return &r;
+    return nullptr;
+}
+
+} // namespace gpuforecast
