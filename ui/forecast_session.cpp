@@ -52,15 +52,10 @@ ForecastSession::ForecastSession(QObject* parent, UserGpuStore store) : QObject(
         userGpuIds_ << id;
     }
     forecaster_ = std::make_shared<const Forecaster>(Forecaster::loadFromDirectory((dir + "/weights").toStdString()));
-    for (const auto& [folder, source] : {std::pair{"/datasets/neusight/e2e", "NeuSight"}, std::pair{"/datasets/h200/e2e", "our H200 runs"},
-                                         std::pair{"/datasets/h200/e2e_hub", "our H200 runs"}}) {
-        try { // the measurements are shown beside forecasts; without them the forecasts stand alone
-            auto runs = loadMeasuredRuns((dir + folder).toStdString(), source);
-            measuredRuns_.insert(measuredRuns_.end(), runs.begin(), runs.end());
-        } catch (const ForecastError& e) {
-            loadProblems_ << QString::fromUtf8(e.what());
-        }
-    }
+    std::vector<std::string> problems; // without them the forecasts stand alone
+    measuredRuns_ = loadShippedMeasuredRuns(dir.toStdString(), &problems);
+    for (const auto& p : problems)
+        loadProblems_ << QString::fromStdString(p);
     for (const QFileInfo& f : QDir(dir + "/models").entryInfoList({"*.json"}, QDir::Files, QDir::Name))
         bundledModels_ << f.completeBaseName();
     // The newcomer's default: a model everybody knows on four generations of GPUs.

@@ -4,10 +4,9 @@
 #include "gpuforecast/catalog.h"
 #include "gpuforecast/error.h"
 #include "gpuforecast/file_io.h"
-#include "gpuforecast/json_fields.h"
+#include "gpuforecast/measured_runs.h"
 #include "gpuforecast/model_forecast.h"
 #include "gpuforecast/parallel.h"
-#include "gpuforecast/run_name.h"
 
 #include <cmath>
 #include <cstdio>
@@ -31,34 +30,22 @@ int runEvaluateModels(const std::vector<std::string>& args)
     if (!fs::is_directory(in, ec))
         throwInputError(in.string(), "--in",
                         fs::exists(in, ec) ? "is a file; expected a folder of <gpu>/<run>.json" : "no such folder");
-    std::vector<fs::path> runs;
-    for (const auto& gpuDir : fs::directory_iterator(in, ec))
-        if (gpuDir.is_directory(ec))
-            for (const auto& f : fs::directory_iterator(gpuDir.path(), ec))
-                if (f.path().extension() == ".json")
-                    runs.push_back(f.path());
-    std::sort(runs.begin(), runs.end());
     std::map<std::string, std::pair<double, int>> perGpu;
     double sum = 0, worst = 0;
     int n = 0;
-    for (const auto& path : runs) {
-        const std::string gpuId = path.parent_path().filename().string();
+    for (const MeasuredRun& measuredRun : loadMeasuredRuns(in.string(), "")) {
+        const std::string& gpuId = measuredRun.gpu;
         if (auto only = a.value("--gpu"); only && *only != gpuId)
             continue;
-        const auto run = parseRunName(path.stem().string());
-        if (!run)
-            throwInputError(path.string(), "", "file name is not a run name like gpt2_large-inf-1024-4");
-        const auto j = json_fields::parse(readFile(path.string()), path.string());
-        const double measured = json_fields::requireNumber(j, {path.string(), ""}, "e2e_latency", 1e-6, 1e9);
-        const fs::path modelPath = dataDir / "models" / (run->model + ".json");
+        const fs::path path = measuredRun.path;
+        const RunName& run = measuredRun.run;
+        const double measured = measuredRun.ms;
+        const fs::path modelPath = dataDir / "models" / (run.model + ".json");
         const GpuSpec* gpu = findGpu(catalog, gpuId);
         if (!gpu) // the folder names the GPU; --gpu only filters
             throwInputError(path.parent_path().string(), "", "'" + gpuId + "' is not a known GPU id (see gpuforecast-cli gpus)");
-        const GraphOptions options{run->batch, run->seq, run->training, run->fusion};
-        // NeuSight writes 0 or null where a count would not mean one stack (Switch): not given.
-        const bool givesLayers = j.contains("num_layer") && j["num_layer"].is_number() && j["num_layer"].get<double>() != 0;
-        const long long timedLayers =
-            givesLayers ? json_fields::optionalInteger(j, {path.string(), ""}, "num_layer", 1, 100000).value_or(0) : 0;
+        const GraphOptions options{run.batch, run.seq, run.training, run.fusion};
+        const long long timedLayers = measuredRun.layers; // 0: the file does not say
         double pred = 0;
         std::string layersNote;
         try {
@@ -73,10 +60,10 @@ int runEvaluateModels(const std::vector<std::string>& args)
                 layersNote = " (" + std::to_string(timedLayers) + " of " + std::to_string(config.layers) + " layers)";
                 config.layers = timedLayers;
             }
-            if (run->parallel.empty()) {
+            if (run.parallel.empty()) {
                 pred = forecastModel(forecaster, config, options, *gpu).totalSeconds() * 1e3;
             } else {
-                const ParallelLayout layout = parseParallelLayout(run->parallel, path.string());
+                const ParallelLayout layout = parseParallelLayout(run.parallel, path.string());
                 pred = forecastParallel(forecaster, config, options, layout, *gpu).totalSeconds() * 1e3;
             }
         } catch (const ForecastError& e) { // the model and sizes come from the file name: say which file

@@ -37,23 +37,6 @@ ModelConfig resolveModel(const fs::path& dataDir, const std::string& idOrPath)
     return loadModelConfig(idOrPath);
 }
 
-// The measured run of this forecast among the shipped ones (NeuSight's, ours on an H200). A
-// broken data file leaves the forecast without it rather than failing the forecast.
-std::optional<MeasuredRun> measuredRunFor(const fs::path& dataDir, const std::string& gpu, const std::string& model,
-                                          const GraphOptions& options, const ParallelLayout& layout, long long layers)
-{
-    for (const auto& [folder, source] : {std::pair{"datasets/neusight/e2e", "NeuSight"}, std::pair{"datasets/h200/e2e", "our H200 runs"},
-                                         std::pair{"datasets/h200/e2e_hub", "our H200 runs"}}) {
-        try {
-            const auto runs = loadMeasuredRuns((dataDir / folder).string(), source);
-            if (const MeasuredRun* r = findMeasuredRun(runs, gpu, model, options, layout, layers))
-                return *r;
-        } catch (const ForecastError&) {
-        }
-    }
-    return std::nullopt;
-}
-
 // Fits a node name into the text table. A fused chain ("a.x+a.y+a.z") keeps its first and last
 // member, so a cut name never reads as a complete one.
 std::string elideName(const std::string& name, std::size_t width)
@@ -396,7 +379,9 @@ int runPredict(const std::vector<std::string>& args)
     // Beside a forecast of a bundled model on a bundled GPU, what was measured of exactly that.
     const std::string modelArg = a.required("--model");
     if (!fromFile && modelArg == config.id && fs::exists(dataDir / "models" / (modelArg + ".json")))
-        notes.measured = measuredRunFor(dataDir, gpu.id, modelArg, options, layout, config.layers);
+        if (const auto runs = loadShippedMeasuredRuns(dataDir.string());
+            const MeasuredRun* run = findMeasuredRun(runs, gpu.id, modelArg, options, layout, config.layers))
+            notes.measured = *run;
     if (layout.gpus() == 1) {
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);
         notes.forecastMs = r.totalSeconds() * 1e3;

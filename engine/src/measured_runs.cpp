@@ -28,15 +28,30 @@ std::vector<MeasuredRun> loadMeasuredRuns(const std::string& dir, const std::str
                 throwInputError(path, "", "file name is not a run name like gpt2_large-inf-1024-4");
             const auto j = json_fields::parse(readFile(path), path);
             MeasuredRun r{gpuDir.path().filename().string(), f.path().stem().string(), *run,
-                          json_fields::requireNumber(j, {path, ""}, "e2e_latency", 1e-6, 1e9), 0, source};
+                          json_fields::requireNumber(j, {path, ""}, "e2e_latency", 1e-6, 1e9), 0, source, path};
             // NeuSight writes 0 or null where one count would not say which stack (Switch).
             if (j.contains("num_layer") && j["num_layer"].is_number_integer())
                 r.layers = std::max<long long>(0, j["num_layer"].get<long long>());
             out.push_back(std::move(r));
         }
     }
-    std::sort(out.begin(), out.end(),
-              [](const MeasuredRun& a, const MeasuredRun& b) { return std::tie(a.gpu, a.name) < std::tie(b.gpu, b.name); });
+    std::sort(out.begin(), out.end(), [](const MeasuredRun& a, const MeasuredRun& b) { return a.path < b.path; });
+    return out;
+}
+
+std::vector<MeasuredRun> loadShippedMeasuredRuns(const std::string& resourceDir, std::vector<std::string>* problems)
+{
+    std::vector<MeasuredRun> out;
+    for (const auto& [folder, source] : {std::pair{"/datasets/neusight/e2e", "NeuSight"}, std::pair{"/datasets/h200/e2e", "our H200 runs"},
+                                         std::pair{"/datasets/h200/e2e_hub", "our H200 runs"}}) {
+        try {
+            auto runs = loadMeasuredRuns(resourceDir + folder, source);
+            out.insert(out.end(), runs.begin(), runs.end());
+        } catch (const ForecastError& e) {
+            if (problems)
+                problems->push_back(e.what());
+        }
+    }
     return out;
 }
 
