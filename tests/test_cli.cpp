@@ -451,6 +451,10 @@ private slots:
         const Run text = cli(args);
         QCOMPARE(text.code, 0);
         QVERIFY2(text.out.contains("(NeuSight, run gpt2_large-inf-1024-4: the forecast is "), qPrintable(text.out));
+        // The measured time sits right under the forecast's, not below the operator table.
+        const QStringList lines = text.out.split('\n');
+        QVERIFY2(lines.value(1).trimmed().startsWith("end to end") && lines.value(2).trimmed().startsWith("measured"),
+                 qPrintable(text.out));
         const Run json = cli(args + QStringList{"--json"});
         const QJsonObject measured = QJsonDocument::fromJson(json.out.toUtf8()).object()["measured"].toObject();
         QFile run(QString(GPUFORECAST_RESOURCES) + "/datasets/neusight/e2e/V100-PCIE-32GB/gpt2_large-inf-1024-4.json");
@@ -466,7 +470,8 @@ private slots:
         QVERIFY(QJsonDocument::fromJson(sheet.out.toUtf8()).object()["measured"].isNull());
         const Run pipeline = cli({"predict", "--model", "gpt2_large", "--gpu", "A100-SXM4-40GB", "--seq", "1024", "--batch", "4",
                                   "--mode", "training", "--parallel", "pp4_1"});
-        QVERIFY2(pipeline.out.contains("run gpt2_large-train-1024-4-pp4_1"), qPrintable(pipeline.out));
+        const QStringList pipelineLines = pipeline.out.split('\n');
+        QVERIFY2(pipelineLines.value(2).contains("run gpt2_large-train-1024-4-pp4_1"), qPrintable(pipeline.out));
     }
 
     // A run that timed fewer blocks than its config has (a model cut to fit one card) is forecast

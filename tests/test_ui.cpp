@@ -888,6 +888,19 @@ private slots:
             someoneBorrows |= bool(donor);
         }
         QVERIFY(someoneBorrows); // the default comparison has a GPU beyond the measured ones
+        int measured = 0; // the Compare chart's diamonds, as numbers
+        for (std::size_t g = 0; g < f.size(); ++g) {
+            const auto& r = rows[g + 1];
+            const MeasuredRun* run = session.measuredRun(QString::fromStdString(f[g].gpu));
+            QCOMPARE(r[col("measured_ms")].empty(), !run);
+            QCOMPARE(r[col("measured_run")].empty(), !run);
+            if (run) {
+                QVERIFY(std::abs(std::stod(r[col("measured_ms")]) / run->ms - 1) < 1e-5);
+                QCOMPARE(r[col("measured_run")], run->source + ": " + run->name);
+                ++measured;
+            }
+        }
+        QVERIFY(measured > 0); // the default scenario was timed on the V100
         QVERIFY(!window.exportComparisonCsv(dir.filePath("no/such/folder/c.csv"))); // refused, not crashed
 
         // Per watt and per $1k are of every GPU in the layout: a server's throughput over one

@@ -26,7 +26,8 @@ std::string comparisonCsv(const ForecastSession& session, const QString& baselin
     out << csv::joinRow({"model", "batch", "seq", "mode", "fused", "tp", "pp", "dp", "gpu", "step_ms", "forward_ms",
                          "backward_ms", "comm_ms", "bubble_ms", "speedup_vs", "speedup", "tokens_per_s",
                          "samples_per_s", "tokens_per_s_per_w", "tokens_per_s_per_1k_usd", "memory_gb",
-                         "gpu_memory_gb", "fits", "gemm_efficiency_from", "coverage", "caution"})
+                         "gpu_memory_gb", "fits", "gemm_efficiency_from", "coverage", "caution", "measured_ms",
+                         "measured_run"})
         << '\n';
     const auto forecasts = session.forecasts();
     if (forecasts->empty())
@@ -42,7 +43,7 @@ std::string comparisonCsv(const ForecastSession& session, const QString& baselin
         const double seconds = f.totalSeconds();
         const double tokensPerSecond = seconds > 0 ? tokens / seconds : 0;
         const GpuSpec* spec = session.gpu(QString::fromStdString(f.gpu));
-        std::string perWatt, perDollar, donor, coverage, caution;
+        std::string perWatt, perDollar, donor, coverage, caution, measuredMs, measuredRun;
         // Of every GPU the layout uses: the throughput is the whole server's.
         const double gpus = double(layout.gpus());
         if (spec && spec->tdpW > 0)
@@ -62,6 +63,11 @@ std::string comparisonCsv(const ForecastSession& session, const QString& baselin
                 if (const GpuSpec* lender = session.gpu(QString::fromStdString(d->gpu.id)))
                     caution = slotPoweredDonorCaution(gpu, lender->efficiencySheet(), d->weight).value_or("");
         }
+        // The Compare chart's diamond: a run timed exactly as forecast (ForecastSession::measuredRun).
+        if (const MeasuredRun* run = session.measuredRun(QString::fromStdString(f.gpu))) {
+            measuredMs = number(run->ms);
+            measuredRun = run->source + ": " + run->name;
+        }
         out << csv::joinRow({session.modelName().toStdString(), std::to_string(opt.batch), std::to_string(opt.seq),
                              opt.training ? "training" : "inference", opt.fusion ? "yes" : "no",
                              std::to_string(layout.tp), std::to_string(layout.pp), std::to_string(layout.dp), f.gpu,
@@ -71,7 +77,7 @@ std::string comparisonCsv(const ForecastSession& session, const QString& baselin
                              number(seconds > 0 ? base->totalSeconds() / seconds : 0, 4), number(tokensPerSecond),
                              number(seconds > 0 ? double(opt.batch) / seconds : 0), perWatt, perDollar,
                              number(f.memory.totalBytes() / 1e9, 4), number(f.gpuMemoryBytes / 1e9, 4),
-                             f.fits() ? "yes" : "no", donor, coverage, caution})
+                             f.fits() ? "yes" : "no", donor, coverage, caution, measuredMs, measuredRun})
             << '\n';
     }
     return out.str();

@@ -16,7 +16,8 @@ namespace gpuforecast::ui {
 // first GPU when it is not compared), throughput, throughput per watt and per $1k where the sheet
 // gives power and price, memory and whether it fits, whose GEMM efficiency a GPU beyond the
 // measured ones borrows, its coverage (within, near_edge or beyond the measured GPUs, as the
-// Compare chart says) and the caution on that borrowing, if any. Header only when nothing is compared.
+// Compare chart says), the caution on that borrowing, if any, and the measured time of a run timed
+// exactly as forecast (the chart's diamond), with whose run it is. Header only when nothing is compared.
 std::string comparisonCsv(const ForecastSession& session, const QString& baselineGpu);
 
 // The operator table as the user sees it (the view's filter and sort), with `gpuId` in every row.

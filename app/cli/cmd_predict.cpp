@@ -206,13 +206,18 @@ void addNotes(nlohmann::json& j, const Notes& notes)
                                    : nlohmann::json(nullptr);
 }
 
-void printNotes(const Notes& notes)
+// Right under "end to end", so the two numbers a reader compares sit one above the other.
+void printMeasured(const Notes& notes)
 {
     if (notes.measured)
         std::printf("  measured   %10.3f ms   (%s, run %s: the forecast is %.1f%% %s)\n", notes.measured->ms,
                     notes.measured->source.c_str(), notes.measured->name.c_str(),
                     std::abs(100 * (notes.forecastMs / notes.measured->ms - 1)),
                     notes.forecastMs >= notes.measured->ms ? "slower" : "faster");
+}
+
+void printNotes(const Notes& notes)
+{
     if (!notes.sheet.empty()) // an edited copy may keep a bundled GPU's id
         std::printf("  note: spec sheet read from %s\n", oneLine(notes.sheet).c_str());
     if (!notes.efficiencyBasis.empty())
@@ -268,7 +273,7 @@ void printMemory(const ModelForecast& r, const char* whose)
                 r.memory.totalBytes() / 1e9, capacity, whose, r.fits() ? "fits" : "DOES NOT FIT");
 }
 
-void printText(const ModelForecast& r)
+void printText(const ModelForecast& r, const Notes& notes)
 {
     // The names come from the user's files: a newline or an escape sequence in a config's
     // "_name_or_path" must not split the line or recolour the terminal.
@@ -276,6 +281,7 @@ void printText(const ModelForecast& r)
                 r.options.seq, r.options.training ? "training step" : "inference", r.options.fusion ? ", fused" : "");
     std::printf("  end to end %10.3f ms   (forward %.3f, backward %.3f, accumulate %.3f)\n", r.totalSeconds() * 1e3,
                 r.forwardSeconds * 1e3, r.backwardSeconds * 1e3, r.accumulateSeconds * 1e3);
+    printMeasured(notes);
     printMemory(r, "");
     std::vector<const OpForecast*> top;
     for (const auto& o : r.ops)
@@ -392,7 +398,7 @@ int runPredict(const std::vector<std::string>& args)
             j["layout_note"] = nullptr; // one GPU: one server
             std::cout << j.dump(2) << "\n";
         } else {
-            printText(r);
+            printText(r, notes);
             printNotes(notes);
         }
         return 0;
@@ -425,6 +431,7 @@ int runPredict(const std::vector<std::string>& args)
         std::printf("  end to end %10.3f ms   (compute %.3f, bubble %.3f, communication %.3f: tp %.3f, pp %.3f, dp %.3f)\n",
                     p.totalSeconds() * 1e3, p.computeSeconds * 1e3, p.bubbleSeconds * 1e3, p.commSeconds() * 1e3,
                     p.tensorCommSeconds * 1e3, p.pipelineCommSeconds * 1e3, p.dataCommSeconds * 1e3);
+        printMeasured(notes);
         // The busiest GPU's shard and stage, as in the JSON: a layout that does not fit must say so.
         printMemory(p.step, " per GPU (the busiest)");
         if (const auto servers = beyondOneServerNote(layout, gpu))
