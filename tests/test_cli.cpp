@@ -501,6 +501,22 @@ private slots:
         const Run sw = cli({"evaluate-models", "--in", dir.path()});
         QCOMPARE(sw.code, 2);
         QVERIFY2(sw.err.contains("switchxl4-inf-512-1.json: num_layer: 4 differs"), qPrintable(sw.err));
+        QVERIFY(QFile::remove(dir.filePath("T4/switchxl4-inf-512-1.json")));
+        // A count no run can have is refused, naming the file and field; 0 and null still mean "not given".
+        for (const QByteArray& bad : {QByteArray("99"), QByteArray("-3"), QByteArray("2.5"), QByteArray("\"12\"")}) {
+            QFile::remove(dir.filePath("T4/gpt2_large-inf-1024-1.json"));
+            writeRun("gpt2_large-inf-1024-1", "{\"e2e_latency\": 100, \"num_layer\": " + bad + "}");
+            const Run refused = cli({"evaluate-models", "--in", dir.path()});
+            QCOMPARE(refused.code, 2);
+            QVERIFY2(refused.err.contains("gpt2_large-inf-1024-1.json: num_layer: "), qPrintable(refused.err));
+        }
+        for (const QByteArray& unsaid : {QByteArray("0"), QByteArray("null")}) {
+            QFile::remove(dir.filePath("T4/gpt2_large-inf-1024-1.json"));
+            writeRun("gpt2_large-inf-1024-1", "{\"e2e_latency\": 100, \"num_layer\": " + unsaid + "}");
+            const Run run = cli({"evaluate-models", "--in", dir.path()});
+            QCOMPARE(run.code, 0);
+            QCOMPARE(forecastMs(run.out), full);
+        }
     }
 
     // predict --json says when a GEMM was priced as its tiles in more waves (KernelForecast::

@@ -52,6 +52,10 @@ int runEvaluateModels(const std::vector<std::string>& args)
             ModelConfig config = loadModelConfig(modelPath.string());
             // A run may time fewer blocks than the config has (a model too large for the card,
             // cut to fit): forecast the blocks it timed. It used to forecast the whole model.
+            if (timedLayers > config.layers) // forecasting 99 blocks of a 36-block model is no forecast of the run
+                throwInputError(path.string(), "num_layer",
+                                std::to_string(timedLayers) + " is more than the " + std::to_string(config.layers) +
+                                    " layers of " + run.model + "; a run times the whole model or its first blocks");
             if (timedLayers > 0 && timedLayers != config.layers) {
                 if (config.family == "switch") // encoder and decoder stacks: one count cannot say which
                     throwInputError(path.string(), "num_layer",

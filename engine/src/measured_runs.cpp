@@ -29,9 +29,9 @@ std::vector<MeasuredRun> loadMeasuredRuns(const std::string& dir, const std::str
             const auto j = json_fields::parse(readFile(path), path);
             MeasuredRun r{gpuDir.path().filename().string(), f.path().stem().string(), *run,
                           json_fields::requireNumber(j, {path, ""}, "e2e_latency", 1e-6, 1e9), 0, source, path};
-            // NeuSight writes 0 or null where one count would not say which stack (Switch).
-            if (j.contains("num_layer") && j["num_layer"].is_number_integer())
-                r.layers = std::max<long long>(0, j["num_layer"].get<long long>());
+            // NeuSight writes 0 or null where one count would not say which stack (Switch). Anything
+            // else that is not a whole count is refused: a 2.5 or a -3 was read as "not given".
+            r.layers = json_fields::optionalInteger(j, {path, ""}, "num_layer", 0, 1000000).value_or(0);
             out.push_back(std::move(r));
         }
     }
