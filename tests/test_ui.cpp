@@ -588,6 +588,27 @@ private slots:
         QCOMPARE(session.selectedGpus(), (QStringList{"mine (scenario)", "A100-PCIE-40GB (scenario)"}));
         QCOMPARE(session.gpu("mine (scenario)")->smCount, 300.0);
         QCOMPARE(session.gpu("A100-PCIE-40GB (scenario)")->smCount, 216.0);
+        // A bundled GPU's id on a sheet means that GPU with these numbers, as predict --gpu reads it
+        // and an edit in the spec table keeps it; a user's own id is no such promise.
+        QCOMPARE(session.gpu("A100-PCIE-40GB (scenario)")->efficiencyBasisId, std::string("A100-PCIE-40GB"));
+        QVERIFY(session.gpu("mine (scenario)")->efficiencyBasisId.empty());
+        { // a sheet that differs from T4's in board power alone forecasts as T4 does
+            nlohmann::json t4 = gpuSpecToJson(*session.gpu("T4"));
+            t4["tdp_w"] = t4["tdp_w"].get<double>() + 1;
+            const nlohmann::json power = {{"format", "gpuforecast-scenario-1"}, {"model", "gpt2_large"}, {"batch", 1},
+                                          {"seq", 128}, {"mode", "inference"}, {"gpus", {"T4", "T4x"}}, {"custom_gpus", {t4}}};
+            writeFileAtomically(path.toStdString(), power.dump());
+            QVERIFY(!window.openScenario(path)); // T4x is not known
+            nlohmann::json ok = power;
+            ok["gpus"] = {"T4"};
+            writeFileAtomically(path.toStdString(), ok.dump());
+            QVERIFY(window.openScenario(path));
+            QCOMPARE(session.selectedGpus(), QStringList{"T4 (scenario)"});
+            const double renamed = session.forecasts()->front().totalSeconds();
+            session.setSelectedGpus({"T4"});
+            const double bundled = session.forecasts()->front().totalSeconds();
+            QVERIFY2(std::abs(renamed / bundled - 1) < 1e-9, qPrintable(QString("%1 %2").arg(renamed).arg(bundled)));
+        }
         // The same sheet again: nothing new.
         const nlohmann::json again = {{"format", "gpuforecast-scenario-1"}, {"model", "gpt2_large"}, {"batch", 1},
                                       {"seq", 128}, {"mode", "inference"}, {"gpus", {"mine"}}, {"custom_gpus", {same}}};
