@@ -145,6 +145,9 @@ private slots:
     {
         ForecastSession session(nullptr, store());
         QVERIFY(showOneSequence(session, "gpt2_large", 1024, "V100-PCIE-32GB"));
+        // The table's own header says what its Bound judges, for a reader who never hovers the chart.
+        const QString boundTip = OperatorTableModel(&session).headerData(OperatorTableModel::Bound, Qt::Horizontal, Qt::ToolTipRole).toString();
+        QVERIFY2(boundTip.contains("one tile") && boundTip.contains("Roofline tab"), qPrintable(boundTip));
         RooflineChart roofline(&session);
         roofline.resize(1200, 700);
         roofline.show();

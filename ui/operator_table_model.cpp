@@ -130,10 +130,14 @@ QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation
 {
     if (orientation != Qt::Horizontal)
         return {};
-    if (role == Qt::ToolTipRole) { // the two columns that read differently from the Waves tab
+    if (role == Qt::ToolTipRole) { // the columns that read differently from the Waves and Roofline tabs
         if (section == Utilization)
             return tr("Roofline time over the forecast time inside the model, where the queue hides most "
                       "of the launch overhead. The Waves tab's curve is the learned law, before the overhead.");
+        if (section == Bound)
+            return tr("The roof that limits one tile as the GPU runs it, counting the operand panels each tile "
+                      "reads again. The Roofline tab places the whole kernel by the bytes it must read once, so a "
+                      "GEMM can sit right of the ridge there and be memory-bound here.");
         if (section == Waves)
             return tr("Waves of tiles over the SMs; \"1 (as 2)\": the tiles were priced in two waves, which "
                       "the networks made faster.");
