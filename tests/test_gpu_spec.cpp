@@ -194,6 +194,8 @@ private slots:
         QTest::newRow("id with slash") << "id" << "\"a/b\"" << "id: must be";
         QTest::newRow("year too early") << "launch_year" << "1800" << "launch_year";
         QTest::newRow("l1 zero") << "l1_cache_kb" << "0" << "l1_cache_kb: expected a number in [1, 100000] KB, got 0";
+        // "No price" is a missing key; a 0 was kept and then reported as "not given" beside the file that gave it.
+        QTest::newRow("price zero") << "price_usd" << "0" << "price_usd: expected a number in [1, 1000000000] USD, got 0";
         QTest::newRow("threads fractional") << "max_threads_per_sm" << "1536.5" << "max_threads_per_sm: expected a whole";
     }
     void badFieldIsNamed()

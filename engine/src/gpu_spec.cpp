@@ -38,7 +38,7 @@ const std::array<SpecField, 17> kFields{{
     {"l1_cache_kb", "L1 cache per SM", "KB", 1, 1e5, false, true, &GpuSpec::l1CacheKb},
     {"max_threads_per_sm", "Threads per SM", "", 32, 1e5, true, true, &GpuSpec::maxThreadsPerSm},
     {"tdp_w", "Board power", "W", 1, 1e6, false, true, &GpuSpec::tdpW},
-    {"price_usd", "Price", "USD", 0, 1e9, false, true, nullptr},
+    {"price_usd", "Price", "USD", 1, 1e9, false, true, nullptr}, // no price: leave the key out
     {"interconnect.bandwidth_gbps", "Link bandwidth", "GB/s", 0.001, 1e6, false, true,
      &GpuSpec::interconnectBandwidthGBps},
     {"interconnect.latency_us", "Link latency", "us", 0, 1e6, false, true, &GpuSpec::interconnectLatencyUs},
