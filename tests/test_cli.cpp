@@ -1067,6 +1067,20 @@ private slots:
         QVERIFY2(tp.out.section('\n', 0, 0).endsWith(", FP32") && !tp.out.contains("torch_dtype"), qPrintable(tp.out));
     }
 
+    // A rotary model runs past its advertised context, as GPT-2 and BERT (which refuse) do not:
+    // forecast, with a note; at the context itself, none.
+    void predictSaysWhenASequenceOutrunsTheContext()
+    {
+        const Run past = cli({"predict", "--model", "llama3_8b", "--gpu", "H100-SXM5-80GB", "--seq", "8193"});
+        QCOMPARE(past.code, 0);
+        QVERIFY2(past.out.contains("note: sequence 8193 is longer than the 8192 positions the config advertises"),
+                 qPrintable(past.out));
+        const auto beyond = [](const Run& r) { return QJsonDocument::fromJson(r.out.toUtf8()).object()["beyond_context"]; };
+        QVERIFY(beyond(cli({"predict", "--model", "llama3_8b", "--gpu", "H100-SXM5-80GB", "--seq", "8193", "--json"})).isString());
+        QVERIFY(beyond(cli({"predict", "--model", "llama3_8b", "--gpu", "H100-SXM5-80GB", "--seq", "8192", "--json"})).isNull());
+        QCOMPARE(cli({"predict", "--model", "gpt2_large", "--gpu", "T4", "--seq", "1025"}).code, 2); // a position table ends
+    }
+
     // A layout of more GPUs than one server holds is priced on one link, and says so.
     void layoutsBeyondOneServerSaySo()
     {

@@ -784,6 +784,11 @@ private slots:
                  qPrintable(label->text()));
         QVERIFY(showOneSequence(session, "gpt2_large", 128, "T4"));
         QVERIFY(!label->isVisible());
+        // Past a rotary model's advertised context the same line says so (predict's note too).
+        QVERIFY(showOneSequence(session, "gemma_7b", 8193, "T4"));
+        QVERIFY2(label->text() == "Forecast in FP32; the config says bfloat16. Longer than the model's 8192 positions" &&
+                     label->toolTip().contains("sequence 8193 is longer than the 8192 positions"),
+                 qPrintable(label->text()));
     }
 
     // A config that leaves out a field whose default changes the kernels says which value it took;

@@ -206,11 +206,19 @@ void ModelPanel::syncFromSession()
     const ModelConfig& config = session_->model();
     // One line, so the panel's other rows keep their height; the rest is in the tooltip.
     const QString dtype = QString::fromStdString(config.dtype);
-    precision_->setText(config.saysFp32() ? QString() : tr("Forecast in FP32; the config says %1").arg(dtype));
-    precision_->setToolTip(config.saysFp32() ? QString()
-                                             : tr("The forecast is FP32 throughout, as NeuSight measured. This config's "
-                                                  "torch_dtype %1 (%2) is not modelled.")
-                                                   .arg(dtype, QString::fromStdString(config.precisionDifference())));
+    QStringList caveats, details;
+    if (!config.saysFp32()) {
+        caveats << tr("Forecast in FP32; the config says %1").arg(dtype);
+        details << tr("The forecast is FP32 throughout, as NeuSight measured. This config's torch_dtype %1 (%2) is not modelled.")
+                       .arg(dtype, QString::fromStdString(config.precisionDifference()));
+    }
+    // A rotary model runs past its advertised context; GPT-2 and BERT refuse the length instead.
+    if (const std::string beyond = config.beyondContextNote(session_->options().seq); !beyond.empty()) {
+        caveats << tr("Longer than the model's %1 positions").arg(config.maxPositions);
+        details << QString::fromStdString(beyond);
+    }
+    precision_->setText(caveats.join(". "));
+    precision_->setToolTip(details.join("\n"));
     assumed_->setText(tr("Assumed, not given in the file: %1").arg(taken.join(", ")));
     assumed_->setToolTip(why.join("\n"));
 #if QT_VERSION >= QT_VERSION_CHECK(6, 4, 0)

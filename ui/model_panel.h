@@ -38,7 +38,7 @@ private:
     QComboBox* schedule_;
     QLabel* gpuCount_;
     QLabel* graphCheck_; // whether measured runs check the model family's graph
-    QLabel* precision_;  // the config's dtype when it is not FP32, which the forecast is; hidden otherwise
+    QLabel* precision_;  // caveats on the config: a dtype that is not FP32, a sequence past its context; hidden when none
     QLabel* assumed_;    // defaults taken for fields the config leaves out; hidden when none
 };
 

@@ -169,6 +169,7 @@ struct Notes {
     // The timed run of exactly this forecast (bundled model and GPU, same settings), if any.
     std::optional<MeasuredRun> measured;
     double forecastMs = 0; // set beside `measured`, for the note's error
+    std::string beyondContext; // ModelConfig::beyondContextNote: longer than a rotary model was trained
 };
 
 void addNotes(nlohmann::json& j, const Notes& notes)
@@ -201,6 +202,7 @@ void addNotes(nlohmann::json& j, const Notes& notes)
         assumed.push_back({{"field", f.field}, {"value", f.value}, {"why", f.why}});
     j["config_assumed"] = std::move(assumed);
     j["config_dtype"] = notes.configDtype.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.configDtype);
+    j["beyond_context"] = notes.beyondContext.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.beyondContext);
     j["measured"] = notes.measured ? nlohmann::json{{"ms", notes.measured->ms}, {"run", notes.measured->name},
                                                     {"gpu", notes.measured->gpu}, {"source", notes.measured->source}}
                                    : nlohmann::json(nullptr);
@@ -262,6 +264,8 @@ void printNotes(const Notes& notes)
     if (!notes.configDtype.empty())
         std::printf("  note: forecast in FP32, as NeuSight measured; the config's torch_dtype %s (%s) is not modelled\n",
                     oneLine(notes.configDtype).c_str(), notes.precisionDifference.c_str());
+    if (!notes.beyondContext.empty())
+        std::printf("  note: %s\n", notes.beyondContext.c_str());
 }
 
 // `forecast`'s memory against its GPU's; `whose` names the GPU on a multi-GPU layout.
@@ -381,7 +385,7 @@ int runPredict(const std::vector<std::string>& args)
                       config.source, donorSheet ? slotPoweredDonorCaution(gpu, *donorSheet, donor->weight) : std::nullopt,
                       fromFile ? readAsNewGpuNote(gpu, forecaster.tiles().gpus()) : std::nullopt,
                       config.saysFp32() ? std::string() : config.dtype, config.precisionDifference(),
-                      fp32GemmIssueShare(gpu), std::nullopt, 0};
+                      fp32GemmIssueShare(gpu), std::nullopt, 0, config.beyondContextNote(options.seq)};
     // Beside a forecast of a bundled model on a bundled GPU, what was measured of exactly that.
     const std::string modelArg = a.required("--model");
     if (!fromFile && modelArg == config.id && fs::exists(dataDir / "models" / (modelArg + ".json")))

@@ -39,6 +39,7 @@ const CommandUsage kCommands[] = {
      "                                        forecast each kernel row (adds pred_ms)\n"},
     {{"train", nullptr},
      "  train --data DIR --out DIR [--holdout GPU] [--seed S] [--ensemble K] [--epochs N]\n"
+     "          [--hidden W] [--layers L] [--tiles measured|reference] [--threads T] [--quiet]\n"
      "                                        train the utilization networks from measurements\n"},
     {{"evaluate", nullptr},
      "  evaluate --in K.csv[.gz]|- [--weights DIR] [--roofline-only] [--gpu ID] [--csv]\n"

@@ -361,6 +361,15 @@ std::string ModelConfig::precisionDifference() const
     return "a precision this forecast does not know; its speed may differ either way";
 }
 
+std::string ModelConfig::beyondContextNote(long long seq) const
+{
+    if (learnedPositions || maxPositions <= 0 || maxPositions >= kMaxPositions || seq <= maxPositions)
+        return {};
+    return "sequence " + std::to_string(seq) + " is longer than the " + std::to_string(maxPositions) +
+           " positions the config advertises (max_position_embeddings): its rotary positions run past them, "
+           "but the model was not trained that long; the forecast is of the kernels either way";
+}
+
 std::string modelNameForFile(const std::string& path, const nlohmann::json& config)
 {
     namespace fs = std::filesystem;

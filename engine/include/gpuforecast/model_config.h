@@ -69,6 +69,11 @@ struct ModelConfig {
     // types, twice for float64 ("would run slower"). Empty when the file says FP32.
     std::string precisionDifference() const;
 
+    // A rotary model runs past its advertised context (GPT-2 and BERT, whose position tables end
+    // there, refuse), but was not trained that long: one line for the note beside such a
+    // forecast, empty within the context or where the file sets no limit.
+    std::string beyondContextNote(long long seq) const;
+
     long long attentionWidth() const { return heads * headDim; } // q projection outputs
     long long rotatedDims() const { return static_cast<long long>(double(headDim) * rotaryFraction); } // int(), as transformers
     long long kvWidth() const { return kvHeads * headDim; }      // k and v projection outputs
