@@ -19,6 +19,20 @@ private:
     QTemporaryDir dir_;
 };
 
+// The session forecasts one sequence of `seq` tokens of `model` on `gpu` alone.
+inline bool showOneSequence(ForecastSession& session, const char* model, long long seq, const char* gpu)
+{
+    if (session.setModel(model))
+        return false;
+    GraphOptions o = session.options();
+    o.batch = 1;
+    o.seq = seq;
+    if (session.setOptions(o))
+        return false;
+    session.setSelectedGpus({gpu});
+    return true;
+}
+
 inline std::vector<double> totals(const ForecastSession& session)
 {
     std::vector<double> t;

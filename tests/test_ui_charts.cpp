@@ -1,0 +1,808 @@
+// The charts as a reader sees them: what each draws, what its hover says, and that labels,
+// legends and markers stay legible with many GPUs, long names and small windows. The panels,
+// files and session behaviour are in test_ui.cpp.
+#include "breakdown_chart.h"
+#include "chart_style.h"
+#include "compare_chart.h"
+#include "forecast_session.h"
+#include "main_window.h"
+#include "operator_table_model.h"
+#include "quantity_format.h"
+#include "roofline_chart.h"
+#include "sensitivity_chart.h"
+#include "ui_test_support.h"
+#include "waves_chart.h"
+#include "what_if_panel.h"
+
+#include "gpuforecast/file_io.h"
+
+#include <nlohmann/json.hpp>
+
+#include <qcustomplot.h>
+
+#include <QLabel>
+#include <QScrollArea>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QtTest>
+
+#include <set>
+
+using namespace gpuforecast;
+using namespace gpuforecast::ui;
+using gpuforecast::ui::test::showOneSequence;
+
+class TestUiCharts : public QObject {
+    Q_OBJECT
+    test::UserGpuFolder userData_; // every session's user GPUs live here, never in the real user folder
+    UserGpuStore store() const { return userData_.store(); }
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void init() { userData_.clear(); }
+
+    // A thin GEMM priced as its padded shape is drawn as that shape: the chart's wave count is the
+    // table's, and the kernel's point lies on its staircase.
+    void wavesChartDrawsAThinGemmAsPriced()
+    {
+        ForecastSession session(nullptr, store());
+        GraphOptions o = session.options(); // BERT has 512 positions: shorten first
+        o.seq = 8;
+        QVERIFY(!session.setOptions(o));
+        QVERIFY(showOneSequence(session, "bert", 8, "P4"));
+        const auto& ops = session.forecasts()->front().ops;
+        const auto fc = std::find_if(ops.begin(), ops.end(), [](const OpForecast& op) { return op.op.node == "mlp.fc"; });
+        QVERIFY(fc != ops.end());
+        QVERIFY2(fc->forecast.paddedM > fc->op.kernel.m, "precondition: one sequence of 8 is priced padded");
+        WavesChart chart(&session);
+        chart.setSelectedOperator("mlp.fc");
+        QCOMPARE(chart.curves().size(), std::size_t(1));
+        QCOMPARE(chart.curves().front().ownWaves, fc->forecast.geometry.waves);
+        const auto& sweep = chart.sweeps().front();
+        const double m = double(fc->forecast.paddedM);
+        const auto at = std::upper_bound(sweep.dimension.begin(), sweep.dimension.end(), m);
+        QVERIFY(at != sweep.dimension.begin());
+        QVERIFY2(std::abs(sweep.ms[std::size_t(at - sweep.dimension.begin()) - 1] / (fc->forecast.seconds * 1e3) - 1) < 1e-9,
+                 qPrintable(QString("staircase %1 ms at m = %2, table %3 ms")
+                                .arg(sweep.ms[std::size_t(at - sweep.dimension.begin()) - 1]).arg(m).arg(fc->forecast.seconds * 1e3)));
+        bool said = false;
+        for (int i = 0; i < chart.plot()->itemCount(); ++i)
+            if (const auto* text = qobject_cast<QCPItemText*>(chart.plot()->item(i)))
+                said = said || (text->text().contains(QString("padded")) && text->text().contains(QString("m 8 → %1").arg(fc->forecast.paddedM)));
+        QVERIFY(said);
+    }
+
+    // Twenty GPUs: colours come round after twelve, so lines change dash instead; a long id is cut
+    // in the middle on axes and legends; the waves axis keeps only 1, 10, 100 where 2 and 5 would
+    // run into their neighbours.
+    void manyGpusStayLegible()
+    {
+        QCOMPARE(gpuPen(3, 2).style(), Qt::SolidLine);
+        QCOMPARE(gpuPen(12, 2).color(), gpuPen(0, 2).color());
+        QVERIFY(gpuPen(12, 2).style() != gpuPen(0, 2).style());
+        QVERIFY(gpuMarkerShape(12) != gpuMarkerShape(0)); // wave-count points and rings have no dash
+        QCOMPARE(shortGpuName("H100-SXM5-80GB (scenario)"), QString("H100-SXM5-80GB (scenario)"));
+        const QString longId = "Hypothetical-Next-Gen-Accelerator-With-Very-Long-Name-2027";
+        const QString shortId = shortGpuName(longId);
+        QVERIFY2(shortId.size() == 28 && shortId.startsWith("Hypothetical") && shortId.endsWith("Name-2027"), qPrintable(shortId));
+        // Cut in UTF-16 units, but never through a character made of two.
+        const QString emoji = QString("ABCDEFGHIJKL") + QString::fromUtf8("\xF0\x9F\x98\x80").repeated(10) + "XYZ";
+        const QString cut = shortGpuName(emoji);
+        QVERIFY(cut.size() <= 28);
+        QCOMPARE(QString::fromUtf8(cut.toUtf8()), cut); // no lone surrogate: survives a round trip
+
+        ForecastSession session(nullptr, store());
+        GpuSpec custom = *session.gpu("A10");
+        custom.id = longId.toStdString();
+        QVERIFY(!session.addGpu(custom));
+        session.setSelectedGpus({"A10", QString::fromStdString(custom.id)});
+        CompareChart compare(&session);
+        compare.resize(1200, 600);
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        compare.plot()->replot();
+        QCOMPARE(compare.plot()->xAxis->tickVectorLabels(), (QVector<QString>{"A10", shortId}));
+
+        WavesChart waves(&session);
+        auto* axis = waves.plot()->axisRects().front()->axis(QCPAxis::atBottom);
+        QVERIFY(axis->scaleType() == QCPAxis::stLogarithmic);
+        waves.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&waves));
+        for (const int width : {1600, 500, 1600}) { // each decided for its own width, not the one before
+            waves.resize(width, 600);
+            QTest::qWait(50); // the resize's replot, and the one it queues
+            const QVector<QString> labels = axis->tickVectorLabels();
+            QVERIFY2(labels.contains("1") && labels.contains("10"), qPrintable(QStringList(labels.begin(), labels.end()).join(' ')));
+            QCOMPARE(labels.contains("2"), width == 1600);
+        }
+    }
+
+    void wavesChartShowsTheLearnedLawAndTheWaveBoundaries()
+    {
+        ForecastSession session(nullptr, store());
+        WavesChart chart(&session);
+        // Unpicked, the chart shows the costliest compute kernel of the first GPU.
+        const OpForecast* largest = nullptr;
+        for (const auto& op : session.forecasts()->front().ops)
+            if (op.op.kernel.opClass != OpClass::Other && (!largest || op.totalSeconds() > largest->totalSeconds()))
+                largest = &op;
+        QVERIFY(largest);
+        QCOMPARE(chart.shownOperator(), QString::fromStdString(largest->op.node));
+        QCOMPARE(chart.curves().size(), std::size_t(4));
+        for (std::size_t g = 0; g < chart.curves().size(); ++g) {
+            const auto& c = chart.curves()[g];
+            QVERIFY(c.utilization.size() > 10);
+            for (std::size_t i = 0; i < c.utilization.size(); ++i) { // saturating, under the roofline
+                QVERIFY2(c.utilization[i] > 0 && c.utilization[i] < 1, qPrintable(c.gpu));
+                if (i > 0)
+                    QVERIFY2(c.utilization[i] >= c.utilization[i - 1] - 1e-12,
+                             qPrintable(QString("%1 at %2 waves").arg(c.gpu).arg(c.waves[i])));
+            }
+            // The marked point is the kernel's own: its wave count, and the learned law there, which
+            // the kernel's benchmark forecast lies under (the launch floor can only lower it). In the
+            // model the same kernel runs queued, without the launch overhead (queuedInModel).
+            const OpForecast& own = *std::find_if((*session.forecasts())[g].ops.begin(), (*session.forecasts())[g].ops.end(),
+                                                  [&](const OpForecast& o) { return o.op.node == largest->op.node; });
+            QCOMPARE(c.ownWaves, own.forecast.geometry.waves);
+            const GpuSpec gpu = session.effectiveGpu(session.selectedGpus()[qsizetype(g)]);
+            const KernelForecast isolated = session.forecaster().predict(largest->op.kernel, gpu);
+            QVERIFY(isolated.utilization <= c.ownUtilization * (1 + 1e-9));
+            const double overhead = session.forecaster().model(largest->op.kernel.opClass)->floorSecondsFor(largest->op.kernel.op);
+            QCOMPARE(queuedInModel(isolated, overhead, FloorComposition::SmoothMaximum).seconds, own.forecast.seconds);
+            QVERIFY(own.forecast.utilization <= 1);
+            QCOMPARE(double(c.fill.fullWaves) + (c.fill.partialFill > 0 ? 1 : 0), c.ownWaves);
+        }
+        // Each staircase marks the model's kernel at its own time, the operator table's per launch
+        // (the dashed line alone can fall on a riser and read as the next step).
+        int points = 0;
+        for (int i = 0; i < chart.plot()->graphCount(); ++i) {
+            const QCPGraph* g = chart.plot()->graph(i);
+            if (g->objectName() != "modelPoint")
+                continue;
+            const auto& ops = (*session.forecasts())[std::size_t(points++)].ops;
+            const OpForecast& own = *std::find_if(ops.begin(), ops.end(), [&](const OpForecast& o) { return o.op.node == largest->op.node; });
+            QCOMPARE(g->dataCount(), 1);
+            const double value = g->data()->begin()->value;
+            QVERIFY2(std::abs(value / (own.forecast.seconds * 1e3) - 1) < 1e-9,
+                     qPrintable(QString("%1 ms, table %2 ms").arg(value).arg(own.forecast.seconds * 1e3)));
+            // ... which, for this full-sized GEMM, lies on its staircase at the model's size.
+            const auto& sweep = chart.sweeps()[std::size_t(points - 1)];
+            const double own_m = g->data()->begin()->key;
+            const auto at = std::upper_bound(sweep.dimension.begin(), sweep.dimension.end(), own_m);
+            QVERIFY(at != sweep.dimension.begin());
+            QVERIFY2(std::abs(sweep.ms[std::size_t(at - sweep.dimension.begin()) - 1] / value - 1) < 1e-9,
+                     qPrintable(sweep.gpu + QString(": staircase %1 ms at the model's size, point %2 ms")
+                                                .arg(sweep.ms[std::size_t(at - sweep.dimension.begin()) - 1]).arg(value)));
+        }
+        QCOMPARE(points, int(session.forecasts()->size()));
+        // Boundary markers sit where the first GPU gains a wave.
+        QVERIFY(!chart.markedBoundaries().empty());
+        const GpuSpec first = session.effectiveGpu(session.selectedGpus().front());
+        for (double b : chart.markedBoundaries()) {
+            const auto wavesAt = [&](double size) {
+                return session.forecaster().geometry(withSweptSize(largest->op.kernel, (long long)size), first).waves;
+            };
+            QVERIFY2(wavesAt(b) != wavesAt(b - 1), qPrintable(QString::number(b)));
+        }
+        // The kernel's own position is annotated with how full its last wave is.
+        const WaveFill fill = chart.curves().front().fill;
+        const QString expected = fill.partialFill > 0 ? QString("partial wave of %1%").arg(100 * fill.partialFill, 0, 'f', 0)
+                                                      : QString("no partial wave");
+        bool annotated = false;
+        for (int i = 0; i < chart.plot()->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(chart.plot()->item(i)))
+                annotated |= text->text().contains(expected);
+        QVERIFY2(annotated, qPrintable(expected));
+    }
+
+    void pickingAnOperatorHighlightsItAcrossCharts()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        auto* roofline = window.findChild<RooflineChart*>();
+        auto* waves = window.findChild<WavesChart*>();
+        auto* breakdown = window.breakdownChart();
+        QVERIFY(roofline && waves && breakdown);
+        QVERIFY(roofline->highlighted().empty());
+        QVERIFY(breakdown->highlightedValues().empty());
+        QTableView* table = nullptr;
+        for (auto* view : window.findChildren<QTableView*>())
+            if (auto* proxy = qobject_cast<QSortFilterProxyModel*>(view->model()); proxy && proxy->sourceModel() == window.operatorModel())
+                table = view;
+        QVERIFY(table);
+        QStringList picked;
+        for (int row = table->model()->rowCount() - 1; row >= 0 && picked.size() < 2; --row) { // two compute kernels
+            const QString name = table->model()->index(row, OperatorTableModel::Name).data().toString();
+            if (table->model()->index(row, OperatorTableModel::Class).data().toString() == "other" || picked.contains(name))
+                continue;
+            picked << name;
+            table->selectionModel()->setCurrentIndex(table->model()->index(row, 0),
+                                                     QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            QCOMPARE(waves->shownOperator(), name);
+            QCOMPARE(roofline->selectedOperator(), name);
+            QCOMPARE(roofline->highlighted().size(), session.forecasts()->size()); // ringed on every GPU
+            for (std::size_t g = 0; g < session.forecasts()->size(); ++g) {
+                const auto& h = roofline->highlighted()[g];
+                QCOMPARE(h.point.name, name);
+                const auto points = rooflinePoints((*session.forecasts())[g]);
+                QVERIFY(std::any_of(points.begin(), points.end(), [&](const RooflinePoint& p) {
+                    return p.name == name && p.gflops == h.point.gflops && p.intensity == h.point.intensity;
+                }));
+                // The breakdown outlines the operator's own time inside its class's segment.
+                double ms = 0;
+                for (const auto& op : (*session.forecasts())[g].ops)
+                    if (QString::fromStdString(op.op.node) == name)
+                        ms += op.totalSeconds() * 1e3;
+                QVERIFY(ms > 0);
+                QCOMPARE(breakdown->highlightedValues().at(g), ms);
+            }
+        }
+        QCOMPARE(picked.size(), 2);
+        if (qEnvironmentVariableIsSet("GPUFORECAST_SAVE_CHARTS")) // for looking at it by eye
+            breakdown->plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + "/breakdown.png", 1200, 700);
+    }
+
+    void breakdownOutlinesEachClassOfALayerInItsOwnSegment()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(!session.setOptions(GraphOptions{2, 256, true, false}).has_value()); // a training step
+        // A layer whose launches fall in two classes: its GEMMs, and the element-wise accumulation
+        // of its weight gradient under the same name.
+        QString name;
+        for (const auto& op : session.forecasts()->front().ops) {
+            std::set<OpClass> classes;
+            for (const auto& other : session.forecasts()->front().ops)
+                if (other.op.node == op.op.node)
+                    classes.insert(other.op.kernel.opClass);
+            if (classes.count(OpClass::Linear) && classes.count(OpClass::Elementwise)) {
+                name = QString::fromStdString(op.op.node);
+                break;
+            }
+        }
+        QVERIFY2(!name.isEmpty(), "no layer with GEMM and element-wise launches in a training step");
+        BreakdownChart chart(&session);
+        for (const bool normalized : {false, true}) {
+            chart.setNormalized(normalized);
+            chart.setSelectedOperator(name);
+            const auto& values = chart.shownValues();
+            std::vector<double> outlined(session.forecasts()->size(), 0.0);
+            std::set<std::pair<std::size_t, std::size_t>> rows;
+            for (const auto& o : chart.highlightOutlines()) {
+                double base = 0;
+                for (std::size_t r = 0; r < o.row; ++r)
+                    base += values[r][o.gpu];
+                QVERIFY2(o.bottom >= base - 1e-9 && o.top <= base + values[o.row][o.gpu] + 1e-9,
+                         qPrintable(QString("%1: outline of row %2 outside its segment").arg(name).arg(o.row)));
+                outlined[o.gpu] += o.top - o.bottom;
+                rows.insert({o.gpu, o.row});
+            }
+            for (std::size_t g = 0; g < outlined.size(); ++g) {
+                QVERIFY(rows.count({g, 1}) && rows.count({g, 2})); // linear and element-wise, on every GPU
+                QVERIFY(std::abs(outlined[g] - chart.highlightedValues().at(g)) <= 1e-9 * (1 + outlined[g]));
+            }
+        }
+    }
+
+    void compareSaysWhoseGemmEfficiencyAGpuBorrows()
+    {
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"L4", "T4"}); // L4's per-SM ratios lie far beyond the measured GPUs'
+        CompareChart compare(&session);
+        compare.resize(1200, 700);
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        compare.plot()->replot();
+        auto tipOnBar = [&](int index) {
+            const double ms = (*session.forecasts())[std::size_t(index)].totalSeconds() * 1e3;
+            return compare.toolTipAt(
+                {compare.plot()->xAxis->coordToPixel(index + 1), compare.plot()->yAxis->coordToPixel(ms / 2)});
+        };
+        const QString onL4 = tipOnBar(0), onT4 = tipOnBar(1);
+        QVERIFY2(onL4.contains("L4") && onL4.contains("GEMM efficiency taken from T4"), qPrintable(onL4));
+        QVERIFY2(onT4.contains("T4") && !onT4.contains("GEMM efficiency taken"), qPrintable(onT4)); // trained on
+        QVERIFY2(!onL4.contains("slot alone"), qPrintable(onL4)); // L4 is slot-powered itself
+        session.setSelectedGpus({"L40S", "T4"}); // 350 W on T4's efficiency: likely slow, and said so
+        compare.plot()->replot();
+        const QString onL40S = tipOnBar(0);
+        QVERIFY2(onL40S.contains("T4 is a 70 W card powered by its slot alone"), qPrintable(onL40S));
+        QVERIFY2(onL40S.contains("Beyond the measured GPUs, so less certain"), qPrintable(onL40S));
+        // P4's per-SM bandwidth lies outside the others' yet it keeps its own efficiency: the chart
+        // says "near the edge", as the what-if panel does, not "beyond the measured GPUs".
+        session.setSelectedGpus({"P4", "T4"});
+        compare.plot()->replot();
+        const QString onP4 = tipOnBar(0);
+        QVERIFY2(onP4.contains("Near the edge of the measured GPUs") && !onP4.contains("Beyond"), qPrintable(onP4));
+        WhatIfPanel panel(&session);
+        panel.setGpu("P4");
+        QVERIFY2(panel.coverageText().startsWith("Near the edge of the measured GPUs"), qPrintable(panel.coverageText()));
+    }
+
+    // Cut short, a bar's label says "beyond measured" or "near the edge" in the words of its hover
+    // text and the what-if panel (it said "extrapolated" where they said "beyond").
+    void compareShortLabelsUseTheCoverageWords()
+    {
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"H100-SXM5-80GB", "P4", "A100-PCIE-40GB"});
+        CompareChart compare(&session);
+        compare.resize(640, 500); // too narrow for the full labels, wide enough for the short ones
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        compare.plot()->replot();
+        QStringList texts;
+        for (int i = 0; i < compare.plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i)))
+                texts << t->text();
+        QCOMPARE(texts.size(), 3);
+        QVERIFY2(!texts[0].contains("fits in memory"), qPrintable(texts.join(" | "))); // the short form
+        QVERIFY2(texts[0].endsWith("beyond measured"), qPrintable(texts.join(" | ")));
+        QVERIFY2(texts[1].endsWith("near the edge"), qPrintable(texts[1]));
+        QVERIFY2(!texts[2].contains("beyond") && !texts[2].contains("edge"), qPrintable(texts[2]));
+    }
+
+    void toolTipsNameTheGpuTheKernelAndTheUnit()
+    {
+        ForecastSession session(nullptr, store());
+        const QString gpu0 = session.selectedGpus().front();
+        auto shown = [](ChartWidget& chart) { // laid out as on screen, so pixels map to data
+            chart.resize(1200, 700);
+            chart.show(); // hidden widgets get no resize events
+            QVERIFY(QTest::qWaitForWindowExposed(&chart));
+            chart.plot()->replot();
+        };
+        RooflineChart roofline(&session);
+        roofline.setSelectedOperator("attn.qkv");
+        shown(roofline);
+        const RooflinePoint qkv = roofline.highlighted().front().point;
+        QCPAxis* x = roofline.plot()->xAxis;
+        QCPAxis* y = roofline.plot()->yAxis;
+        const QString onKernel = roofline.toolTipAt({x->coordToPixel(qkv.intensity), y->coordToPixel(qkv.gflops)});
+        QVERIFY2(onKernel.contains(gpu0) && onKernel.contains("attn.qkv") && onKernel.contains("GFLOP/s"), qPrintable(onKernel));
+        // Both shares, which differ for a kernel of partial waves or re-read tiles: of the roof drawn
+        // (compulsory traffic) and of its tiles' roofline, the table's Util.
+        QVERIFY2(onKernel.contains(QString("%1% of the roofline of its tiles").arg(100 * qkv.utilization, 0, 'f', 0)), qPrintable(onKernel));
+        QVERIFY2(onKernel.contains("of this roof"), qPrintable(onKernel));
+        const QString sky = roofline.toolTipAt({x->coordToPixel(0.06), y->coordToPixel(y->range().upper * 0.9)});
+        QVERIFY2(sky.isEmpty(), qPrintable(sky)); // nothing up there
+
+        WavesChart waves(&session);
+        waves.setSelectedOperator("attn.qkv");
+        shown(waves);
+        const auto& sweep = waves.sweeps()[1];
+        const std::size_t mid = sweep.dimension.size() / 2;
+        const QString onStep = waves.toolTipAt({waves.plot()->xAxis->coordToPixel(sweep.dimension[mid]),
+                                                waves.plot()->yAxis->coordToPixel(sweep.ms[mid])});
+        QVERIFY2(onStep.contains(sweep.gpu) && onStep.contains("attn.qkv") && onStep.contains(" ms"), qPrintable(onStep));
+        QCPAxisRect* lawRect = waves.plot()->axisRects().front() == waves.plot()->xAxis->axisRect()
+                                   ? waves.plot()->axisRects().back()
+                                   : waves.plot()->axisRects().front();
+        const auto& curve = waves.curves().front();
+        const QString onOwn = waves.toolTipAt({lawRect->axis(QCPAxis::atBottom)->coordToPixel(curve.ownWaves),
+                                               lawRect->axis(QCPAxis::atLeft)->coordToPixel(curve.ownUtilization)});
+        QVERIFY2(onOwn.contains(gpu0) && onOwn.contains("utilization") && onOwn.contains("wave"), qPrintable(onOwn));
+        // It also gives the kernel's utilization inside the model, the operator table's "Util.".
+        int forwardQkv = 0;
+        for (const auto& op : session.forecasts()->front().ops)
+            if (op.op.node == "attn.qkv" && op.op.phase == Phase::Forward) {
+                const QString util = QString("%1%").arg(100 * op.forecast.utilization, 0, 'f', 1);
+                QVERIFY2(onOwn.contains("in the model: " + util), qPrintable(onOwn + " / " + util));
+                ++forwardQkv;
+            }
+        QCOMPARE(forwardQkv, 1);
+
+        CompareChart compare(&session);
+        shown(compare);
+        const double e2e = session.forecasts()->front().totalSeconds() * 1e3;
+        const QString onBar = compare.toolTipAt({compare.plot()->xAxis->coordToPixel(1), compare.plot()->yAxis->coordToPixel(e2e / 2)});
+        QVERIFY2(onBar.contains(gpu0) && onBar.contains(QString::number(e2e, 'f', 2) + " ms"), qPrintable(onBar));
+
+        SensitivityChart sensitivity(&session);
+        shown(sensitivity);
+        const SpecSensitivity top = sensitivity.shown().front(); // drawn as the top row, the last key
+        auto* lower = qobject_cast<QCPBars*>(sensitivity.plot()->plottable(0)); // the "x 0.8" bars
+        QPointF tip = lower->dataPixelPosition(int(sensitivity.shown().size()) - 1);
+        tip.setX((tip.x() + sensitivity.plot()->xAxis->coordToPixel(0)) / 2); // halfway along the bar
+        const QString onRow = sensitivity.toolTipAt(tip);
+        QVERIFY2(onRow.contains(QString::fromStdString(top.label)) && onRow.contains(QString::number(100 * top.lowerChange, 'f', 1) + "%"),
+                 qPrintable(onRow));
+    }
+
+    void sensitivityIsTakenAroundTheWhatIfGpu()
+    {
+        ForecastSession session(nullptr, store());
+        const QString gpu = session.selectedGpus().front();
+        SensitivityChart chart(&session);
+        chart.setGpu(gpu);
+        auto bandwidthGain = [&] {
+            for (const auto& r : chart.shown())
+                if (r.field == "memory_bandwidth_gbps")
+                    return -r.higherChange; // time saved by 20% more bandwidth
+            return -1.0;
+        };
+        const double before = bandwidthGain();
+        QVERIFY(before > 0);
+        ForecastSession::WhatIf w;
+        w.bandwidth = 4; // bandwidth is then plentiful: another 20% buys less
+        session.setWhatIf(gpu, w);
+        QVERIFY(bandwidthGain() < before);
+    }
+
+    void compareSpeedUpFollowsTheChosenBaseline()
+    {
+        ForecastSession session(nullptr, store());
+        CompareChart compare(&session);
+        compare.resize(1200, 700); // wide enough for the full labels of the default GPUs
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        const QStringList gpus = session.selectedGpus();
+        QVERIFY(gpus.size() >= 2);
+        QCOMPARE(compare.baseline(), gpus.front());
+        auto labels = [&] {
+            QStringList texts;
+            for (int i = 0; i < compare.plot()->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i)))
+                    texts << t->text();
+            return texts;
+        };
+        const QString chosen = gpus.last();
+        compare.setBaseline(chosen);
+        QCOMPARE(compare.baseline(), chosen);
+        const QStringList texts = labels();
+        QCOMPARE(texts.size(), gpus.size());
+        const auto& f = *session.forecasts();
+        const double base = f.back().totalSeconds();
+        for (int g = 0; g < gpus.size(); ++g) { // label g: speed-up of GPU g against the chosen one
+            const QString expected = QString::number(base / f[std::size_t(g)].totalSeconds(), 'f', 2) + "x vs " + chosen;
+            QVERIFY2(texts[g].contains(expected), qPrintable(texts[g] + " / " + expected));
+        }
+        compare.setBaseline("no such GPU"); // ignored
+        QCOMPARE(compare.baseline(), chosen);
+        session.setGpuSelected(chosen, false); // the baseline leaves the comparison: back to the first
+        QCOMPARE(compare.baseline(), gpus.front());
+        session.setGpuSelected(chosen, true); // and comes back as the baseline with it
+        QCOMPARE(compare.baseline(), chosen);
+        if (qEnvironmentVariableIsSet("GPUFORECAST_SAVE_CHARTS")) // for looking at it by eye
+            compare.plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + "/compare.png", 1200, 700);
+    }
+
+    // On a 1366 x 768 screen the left column needs more height than there is: it scrolls, so
+    // every panel keeps its size (the what-if note was cut off), and keeps the width it needs.
+    void leftColumnScrollsOnAShortScreen()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* column = window.findChild<QScrollArea*>("leftColumn");
+        QVERIFY(column && column->widget());
+        QCoreApplication::processEvents();
+        const QWidget* content = column->widget();
+        QVERIFY(content->height() >= content->minimumSizeHint().height());
+        QVERIFY(content->width() >= content->minimumSizeHint().width());
+        QVERIFY(content->height() > column->viewport()->height()); // it does scroll here
+    }
+
+    // The text above the bars stays inside the plot in a short window, where a fixed share of the
+    // range left the tallest bar's first line (its time) above the top (a 1366 x 768 screen).
+    void labelsAboveBarsFitAShortWindow()
+    {
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"A100-SXM4-80GB", "H100-SXM5-80GB", "L40S", "MI300X", "L4", "H200-SXM-141GB"});
+        CompareChart compare(&session);
+        BreakdownChart breakdown(&session);
+        breakdown.setSelectedOperator("mlp.fc");
+        for (ChartWidget* chart : std::initializer_list<ChartWidget*>{&compare, &breakdown})
+            for (const QSize size : {QSize(900, 300), QSize(1400, 700)}) {
+                chart->resize(size);
+                chart->show();
+                QVERIFY(QTest::qWaitForWindowExposed(chart));
+                QCoreApplication::processEvents(); // the queued replots that make room
+                chart->plot()->replot();
+                const QRect rect = chart->plot()->axisRect()->rect();
+                int labels = 0;
+                for (int i = 0; i < chart->plot()->itemCount(); ++i)
+                    if (auto* t = qobject_cast<QCPItemText*>(chart->plot()->item(i)); t && !t->text().isEmpty()) {
+                        ++labels;
+                        QVERIFY2(t->top->pixelPosition().y() >= rect.top() - 1,
+                                 qPrintable(QString("%1 at %2x%3: '%4' starts at y %5, the plot at %6")
+                                                .arg(chart->metaObject()->className())
+                                                .arg(size.width())
+                                                .arg(size.height())
+                                                .arg(t->text())
+                                                .arg(t->top->pixelPosition().y())
+                                                .arg(rect.top())));
+                    }
+                QCOMPARE(labels, 6);
+            }
+    }
+
+    // On a laptop screen the Waves titles and the note on the staircase take a shorter form that
+    // fits their panel, where the full ones ran into each other and off the plot.
+    void wavesTextFitsANarrowPanel()
+    {
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"A100-SXM4-80GB", "H100-SXM5-80GB", "L40S", "MI300X", "L4", "H200-SXM-141GB"});
+        WavesChart chart(&session);
+        chart.setSelectedOperator("mlp.fc");
+        for (const QSize size : {QSize(900, 320), QSize(1600, 700)}) {
+            chart.resize(size);
+            chart.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&chart));
+            chart.plot()->replot();
+            int titles = 0;
+            for (QCPLayoutElement* e : chart.plot()->plotLayout()->elements(true))
+                if (auto* title = qobject_cast<QCPTextElement*>(e)) {
+                    ++titles;
+                    QVERIFY2(QFontMetrics(title->font()).horizontalAdvance(title->text()) <= title->outerRect().width(),
+                             qPrintable(title->text()));
+                    QVERIFY(title->text().contains("vs."));
+                }
+            QCOMPARE(titles, 2);
+            const QCPAxisRect* staircase = chart.plot()->xAxis->axisRect(); // QCustomPlot's own axes
+            bool noted = false;
+            for (int i = 0; i < chart.plot()->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(chart.plot()->item(i)); t && t->text().startsWith("this model")) {
+                    noted = true;
+                    QVERIFY(t->visible());
+                    QVERIFY2(t->right->pixelPosition().x() <= staircase->rect().right() + 1,
+                             qPrintable(QString("%1 (right %2, plot %3..%4, %5 px wide)").arg(t->text()).arg(t->right->pixelPosition().x()).arg(staircase->rect().left()).arg(staircase->rect().right()).arg(size.width())));
+                    QCOMPARE(t->text().count('\n'), 6); // the kernel's size, then every GPU
+                }
+            QVERIFY(noted);
+        }
+    }
+
+    // Eight GPUs' full labels ran into each other and off the plot. Where a label does not fit its
+    // bar's slot, every bar shows time and speed-up only, and the hover has the rest.
+    // A log latency axis keeps a P4 and a B200 both readable; every bar starts below the fastest
+    // GPU's time and every label sits above its bar, inside the axis.
+    void compareHasALogScale()
+    {
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"P4", "B200-SXM-180GB", "H100-SXM5-80GB", "T4"});
+        CompareChart compare(&session);
+        compare.resize(1400, 700);
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        auto* box = compare.findChild<QCheckBox*>("compareLogScale");
+        QVERIFY(box);
+        for (const bool log : {true, false}) {
+            box->setChecked(log);
+            QCOMPARE(compare.logScale(), log);
+            compare.plot()->replot();
+            const QCPAxis* y = compare.plot()->yAxis;
+            QCOMPARE(y->scaleType(), log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+            double fastest = INFINITY;
+            for (const auto& f : *session.forecasts())
+                fastest = std::min(fastest, f.totalSeconds() * 1e3);
+            QVERIFY(log ? y->range().lower > 0 && y->range().lower < fastest : y->range().lower == 0);
+            int labels = 0;
+            for (int i = 0; i < compare.plot()->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i))) {
+                    ++labels;
+                    const double at = t->position->value();
+                    QVERIFY2(at > fastest * 0.999 && y->range().contains(at), qPrintable(t->text()));
+                }
+            QCOMPARE(labels, 4);
+            // Each bar's top is its GPU's time (QCPBars draws from its base to base + value).
+            auto* bars = qobject_cast<QCPBars*>(compare.plot()->plottable(0));
+            QVERIFY(bars);
+            for (int g = 0; g < 4; ++g) {
+                const double ms = (*session.forecasts())[std::size_t(g)].totalSeconds() * 1e3;
+                QVERIFY(std::abs(bars->baseValue() + (bars->data()->constBegin() + g)->value - ms) < 1e-9 * ms);
+            }
+        }
+    }
+
+    // Bars over one axis read in its unit: "2282.3 ms" beside "84.34 s" on a seconds axis made
+    // readers compare digits across units. The status bar lists the GPUs the same way, and with
+    // many only the fastest and slowest (twenty were cut off mid-id).
+    void stepTimesReadInOneUnit()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(!session.setModel("gpt2_large"));
+        QVERIFY(!session.setOptions(GraphOptions{16, 1024, true, false}));
+        session.setSelectedGpus({"H100-SXM5-80GB", "P4"});
+        const auto& f = *session.forecasts();
+        QVERIFY(f[0].totalSeconds() < 10 && f[1].totalSeconds() > 10); // one each side of formatMs's switch
+        CompareChart compare(&session);
+        compare.resize(1400, 700);
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        compare.plot()->replot();
+        QStringList firstLines;
+        for (int i = 0; i < compare.plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i)))
+                firstLines << t->text().section('\n', 0, 0);
+        QCOMPARE(firstLines, QStringList({QString("%1 s").arg(f[0].totalSeconds(), 0, 'f', 2),
+                                          QString("%1 s").arg(f[1].totalSeconds(), 0, 'f', 2)}));
+        QVERIFY(compare.plot()->yAxis->label().contains("(s, FP32)"));
+        const QString hover = compare.toolTipAt({compare.plot()->xAxis->coordToPixel(1),
+                                                 compare.plot()->yAxis->coordToPixel(f[0].totalSeconds() * 500)});
+        QVERIFY2(hover.contains(": " + firstLines[0] + " per step") && !hover.contains(" ms"), qPrintable(hover));
+
+        MainWindow window(&session);
+        QCOMPARE(window.statusBar()->currentMessage(),
+                 QString("H100-SXM5-80GB: %1   ·   P4: %2").arg(firstLines[0], firstLines[1]));
+        session.setSelectedGpus({"H100-SXM5-80GB", "P4", "T4", "V100-PCIE-32GB", "A100-PCIE-40GB", "L4"});
+        const QString many = window.statusBar()->currentMessage();
+        QVERIFY2(many.startsWith("6 GPUs; fastest H100-SXM5-80GB: ") && many.contains("slowest P4: ") &&
+                     !many.contains("T4") && !many.contains(" ms"),
+                 qPrintable(many));
+    }
+
+    void compareLabelsFitTheirBars()
+    {
+        ForecastSession session(nullptr, store());
+        const QStringList eight{"H100-SXM5-80GB", "A100-SXM4-80GB", "MI300X", "V100-PCIE-32GB", "T4", "L4", "RTX-4090", "A10"};
+        session.setSelectedGpus(eight);
+        QCOMPARE(session.selectedGpus().size(), eight.size());
+        CompareChart compare(&session);
+        auto labels = [&] {
+            QList<QCPItemText*> items;
+            for (int i = 0; i < compare.plot()->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i)))
+                    items << t;
+            return items;
+        };
+        auto widestLine = [](QCPItemText* t) {
+            int widest = 0;
+            for (const QString& line : t->text().split('\n'))
+                widest = std::max(widest, QFontMetrics(t->font()).horizontalAdvance(line));
+            return widest;
+        };
+        for (const int width : {900, 2400}) {
+            compare.resize(width, 700);
+            compare.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&compare));
+            QTest::qWait(50);
+            compare.plot()->replot();
+            const double slot = compare.plot()->xAxis->coordToPixel(2) - compare.plot()->xAxis->coordToPixel(1);
+            const QList<QCPItemText*> items = labels();
+            QCOMPARE(items.size(), eight.size());
+            for (QCPItemText* t : items)
+                QVERIFY2(widestLine(t) <= slot, qPrintable(QString("%1 px in a %2 px slot: %3").arg(widestLine(t)).arg(slot).arg(t->text())));
+            const double ms = session.forecasts()->front().totalSeconds() * 1e3;
+            const QString tip = compare.toolTipAt({compare.plot()->xAxis->coordToPixel(1), compare.plot()->yAxis->coordToPixel(ms / 2)});
+            // GPU names slant where they would run into each other.
+            QCOMPARE(compare.plot()->xAxis->tickLabelRotation() != 0, width == 900);
+            if (width == 900) { // short labels; the details moved to the hover
+                QVERIFY2(!items.front()->text().contains("tokens/s"), qPrintable(items.front()->text()));
+                QVERIFY2(tip.contains("tokens/s") && tip.contains("x vs H100-SXM5-80GB"), qPrintable(tip));
+            } else { // room for everything
+                QVERIFY2(items.front()->text().contains("tokens/s"), qPrintable(items.front()->text()));
+            }
+            if (qEnvironmentVariableIsSet("GPUFORECAST_SAVE_CHARTS")) // for looking at it by eye
+                compare.plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + QString("/compare8-%1.png").arg(width), width, 700);
+        }
+    }
+
+    // Every bundled GPU at once (a procurement sweep): even the short labels would run into each
+    // other, so each bar carries its time alone, upright, inside its own slot; the hover has the rest.
+    void compareLabelsOfEveryGpuStayInTheirSlots()
+    {
+        ForecastSession session(nullptr, store());
+        const QStringList all = session.bundledGpuIds();
+        QVERIFY(all.size() >= 20);
+        session.setSelectedGpus(all);
+        CompareChart compare(&session);
+        compare.resize(1200, 500);
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        compare.plot()->replot();
+        const double slot = compare.plot()->xAxis->coordToPixel(2) - compare.plot()->xAxis->coordToPixel(1);
+        int labels = 0;
+        for (int i = 0; i < compare.plot()->itemCount(); ++i) {
+            auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i));
+            if (!t)
+                continue;
+            ++labels;
+            const QFontMetrics metrics(t->font());
+            QCOMPARE(t->rotation(), -90.0);
+            QVERIFY2(!t->text().contains('\n') && metrics.lineSpacing() <= slot, qPrintable(t->text()));
+            // Above its bar, within the plot: the axis grew to hold the upright text.
+            const double top = t->position->pixelPosition().y() - metrics.horizontalAdvance(t->text());
+            QVERIFY2(top >= compare.plot()->yAxis->axisRect()->top() - 1, qPrintable(t->text()));
+        }
+        QCOMPARE(labels, int(all.size()));
+        const double ms = session.forecasts()->front().totalSeconds() * 1e3;
+        const QString tip = compare.toolTipAt({compare.plot()->xAxis->coordToPixel(1), compare.plot()->yAxis->coordToPixel(ms / 2)});
+        QVERIFY2(tip.contains("tokens/s") && tip.contains("x vs "), qPrintable(tip)); // the details, on hover
+    }
+
+    // Every bundled GPU on Waves: the legend wraps into columns rather than drawing its entries over
+    // each other, and the staircase's note lists the first GPUs and counts the rest.
+    void wavesWithEveryGpuStaysReadable()
+    {
+        ForecastSession session(nullptr, store());
+        const QStringList all = session.bundledGpuIds();
+        session.setSelectedGpus(all);
+        WavesChart waves(&session);
+        waves.setSelectedOperator("mlp.fc");
+        waves.resize(1400, 420);
+        waves.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&waves));
+        waves.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        waves.plot()->replot(QCustomPlot::rpImmediateRefresh); // the wrap takes effect in the next layout
+        QCPLegend* legend = waves.plot()->legend;
+        QVERIFY(legend->wrap() > 0);
+        QVERIFY2(legend->outerRect().bottom() <= waves.plot()->viewport().bottom(),
+                 qPrintable(QString("legend to %1 px in a %2 px chart").arg(legend->outerRect().bottom()).arg(waves.plot()->viewport().bottom())));
+        QList<QRect> entries; // a wrapped grid has empty cells: its elements, not item(i)
+        for (QCPLayoutElement* e : legend->elements(false))
+            if (e)
+                entries << e->outerRect();
+        QVERIFY(entries.size() > all.size()); // every GPU, and the roofline and markers
+        for (int i = 0; i < entries.size(); ++i) // no entry drawn over another
+            for (int j = i + 1; j < entries.size(); ++j)
+                QVERIFY2(!entries[i].intersects(entries[j]), qPrintable(QString("entries %1 and %2").arg(i).arg(j)));
+        QString note;
+        for (int i = 0; i < waves.plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(waves.plot()->item(i)); t && t->text().contains("this model"))
+                note = t->text();
+        QVERIFY2(note.contains("more GPU") && note.count('\n') < all.size(), qPrintable(note));
+        // Each GPU's wave-count point, in the order drawn: GPUs 0 and 12 share a colour, not a shape.
+        std::vector<QCPScatterStyle::ScatterShape> marks;
+        for (int i = 0; i < waves.plot()->graphCount(); ++i)
+            if (waves.plot()->graph(i)->name() == "this kernel's wave count")
+                marks.push_back(waves.plot()->graph(i)->scatterStyle().shape());
+        QVERIFY(marks.size() > 12);
+        QVERIFY(marks[12] != marks[0]);
+        session.setSelectedGpus({"T4", "A10"}); // back to a few: one column again
+        waves.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        waves.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        QCOMPARE(legend->wrap(), 0);
+        QCOMPARE(legend->columnCount(), 1);
+    }
+
+    // Where somebody timed exactly what is compared (model, batch, sequence, mode, layout, GPU), a
+    // mark sits at the measured time beside the bar, and the hover says whose run it was and how
+    // far the forecast is from it. A what-if or another batch is not what was timed: no mark.
+    void compareMarksMeasuredRuns()
+    {
+        ForecastSession session(nullptr, store()); // GPT-2 large, 4 x 1024, inference
+        session.setSelectedGpus({"V100-PCIE-32GB", "H200-SXM-141GB", "L4"});
+        CompareChart compare(&session);
+        compare.resize(1200, 600);
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        compare.plot()->replot();
+        auto marks = [&]() -> const QCPGraph* {
+            for (int i = 0; i < compare.plot()->graphCount(); ++i)
+                if (compare.plot()->graph(i)->objectName() == "measuredRuns")
+                    return compare.plot()->graph(i);
+            return nullptr;
+        };
+        const auto measuredMs = [](const char* path) {
+            return nlohmann::json::parse(readFile(std::string(GPUFORECAST_RESOURCES) + path))["e2e_latency"].get<double>();
+        };
+        const QCPGraph* m = marks();
+        QVERIFY(m && m->data()->size() == 2); // L4 was never timed
+        QCOMPARE(m->data()->at(0)->key, 1.0);
+        QCOMPARE(m->data()->at(0)->value, measuredMs("/datasets/neusight/e2e/V100-PCIE-32GB/gpt2_large-inf-1024-4.json"));
+        QCOMPARE(m->data()->at(1)->key, 2.0);
+        QCOMPARE(m->data()->at(1)->value, measuredMs("/datasets/h200/e2e/H200-SXM-141GB/gpt2_large-inf-1024-4.json"));
+        QVERIFY2(compare.plot()->yAxis->label().endsWith("measured run"), qPrintable(compare.plot()->yAxis->label()));
+        const auto hover = [&](double key) {
+            return compare.toolTipAt({compare.plot()->xAxis->coordToPixel(key), compare.plot()->yAxis->coordToPixel(1)});
+        };
+        QVERIFY2(hover(1).contains("Measured: ") && hover(1).contains("NeuSight, run gpt2_large-inf-1024-4") &&
+                     hover(1).contains("% slower"),
+                 qPrintable(hover(1)));
+        QVERIFY2(hover(2).contains("our H200 runs"), qPrintable(hover(2)));
+        QVERIFY2(!hover(3).contains("Measured"), qPrintable(hover(3)));
+        ForecastSession::WhatIf faster;
+        faster.bandwidth = 1.2;
+        session.setWhatIf("V100-PCIE-32GB", faster); // no longer the V100 that was timed
+        QCOMPARE(marks()->data()->size(), 1);
+        session.setWhatIf("V100-PCIE-32GB", ForecastSession::WhatIf{});
+        GraphOptions o = session.options();
+        o.batch = 3;
+        QVERIFY(!session.setOptions(o));
+        QVERIFY(!marks());
+        QVERIFY(!compare.plot()->yAxis->label().contains("measured"));
+    }
+};
+
+QTEST_MAIN(TestUiCharts)
+#include "test_ui_charts.moc"
