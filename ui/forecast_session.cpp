@@ -2,6 +2,7 @@
 
 #include "gpuforecast/catalog.h"
 #include "gpuforecast/error.h"
+#include "gpuforecast/extrapolation.h"
 #include "gpuforecast/file_io.h"
 #include "gpuforecast/json_fields.h"
 #include "gpuforecast/model_config.h"
@@ -154,11 +155,13 @@ std::optional<QString> ForecastSession::applyScenario(const Scenario& sc)
         if (const GpuSpec* existing = gpu(QString::fromStdString(g.id))) {
             if (gpuSpecToJson(*existing) == gpuSpecToJson(g))
                 continue; // the same sheet: nothing to add
-            // A bundled GPU's id on a sheet says "this GPU, with these numbers", as `predict --gpu
-            // sheet.json` and an edit in the spec table read it. Renamed without its basis it was
-            // read as a new GPU: a T4 sheet with only its board power changed came out 2.2% faster.
-            if (g.efficiencyBasisId.empty() && !isUserGpu(QString::fromStdString(g.id)))
-                g.efficiencyBasisId = efficiencyBasisForCopyOf(QString::fromStdString(g.id)).toStdString();
+            // Under its own id a sheet that differs from a measured GPU only where no network reads
+            // (power, price) is that GPU, as `predict --gpu sheet.json` reads it; renamed, it was read
+            // as a new GPU (a T4 with its board power changed came out 2.2% faster). Its basis keeps
+            // it that GPU. A sheet that changes a ratio stays a new GPU, as predict reads it too.
+            if (g.efficiencyBasisId.empty() && !isUserGpu(QString::fromStdString(g.id)) &&
+                isMeasuredGpuAsTrained(g, forecaster().tiles().gpus()))
+                g.efficiencyBasisId = g.id;
             const std::string fresh = uniqueGpuId(QString::fromStdString(g.id + " (scenario)")).toStdString();
             renamed[g.id] = fresh;
             g.id = fresh;

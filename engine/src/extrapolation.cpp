@@ -91,6 +91,11 @@ std::vector<SpecExtrapolation> specExtrapolation(const GpuSpec& gpu, const std::
     return out;
 }
 
+bool isMeasuredGpuAsTrained(const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured)
+{
+    return std::any_of(measured.begin(), measured.end(), [&](const ReferenceGpu& m) { return isTrainedOn(gpu, m); });
+}
+
 std::optional<GemmEfficiencyDonor> gemmEfficiencyDonor(const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured,
                                                        double tolerance)
 {
@@ -102,9 +107,8 @@ std::optional<GemmEfficiencyDonor> gemmEfficiencyDonor(const GpuSpec& gpu, const
     for (const auto& r : kRatios)
         if (const Range range = measuredRange(r, gpu, measured); !range.empty() && r.of(target) > 0)
             outside = std::max(outside, range.outside(r.of(target)));
-    for (const auto& m : measured) // trained on (not a what-if variant of it): nothing to borrow
-        if (isTrainedOn(gpu, m))
-            return std::nullopt;
+    if (isMeasuredGpuAsTrained(gpu, measured)) // not a what-if variant of it: nothing to borrow
+        return std::nullopt;
     if (!(outside > tolerance) || !(tolerance > 1))
         return std::nullopt;
     std::optional<GemmEfficiencyDonor> best;

@@ -48,6 +48,11 @@ std::vector<SpecExtrapolation> specExtrapolation(const GpuSpec& gpu, const std::
 // measured GPU nearest by this distance.
 double perSmRateDistance(const GpuSpec& gpu, const ReferenceGpu& measured);
 
+// Whether `gpu` is one of `measured` as the networks were trained on it: the same id and every
+// ratio they read within 1%. A sheet that changes only what no network reads (board power, price)
+// still is; one that keeps the id but changes a ratio is another GPU to them.
+bool isMeasuredGpuAsTrained(const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured);
+
 struct GemmEfficiencyDonor {
     ReferenceGpu gpu;
     double weight = 0; // in (0, 1]
