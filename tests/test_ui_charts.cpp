@@ -72,6 +72,77 @@ private slots:
         QVERIFY(said);
     }
 
+    // Each GPU pads a thin GEMM its own way (GPT-2 medium, one token: T4 to 64 rows, RTX 4090 to
+    // 256, A10 to 128): each GPU's point is drawn where it priced it, on its own staircase.
+    void wavesChartDrawsEachGpusPaddingOnItsOwnStaircase()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(showOneSequence(session, "gpt2_med", 1, "T4"));
+        session.setSelectedGpus({"T4", "RTX-4090", "A10"});
+        WavesChart chart(&session);
+        chart.setSelectedOperator("lm_head");
+        const auto& forecasts = *session.forecasts();
+        QCOMPARE(chart.sweeps().size(), forecasts.size());
+        QCOMPARE(chart.pricedKernels().size(), forecasts.size());
+        std::set<long long> paddings;
+        for (std::size_t g = 0; g < forecasts.size(); ++g) {
+            const auto& ops = forecasts[g].ops;
+            const auto head = std::find_if(ops.begin(), ops.end(), [](const OpForecast& op) { return op.op.node == "lm_head"; });
+            QVERIFY(head != ops.end());
+            QVERIFY2(head->forecast.paddedM > 1, "precondition: one token is priced padded");
+            paddings.insert(head->forecast.paddedM);
+            QCOMPARE(chart.pricedKernels()[g].m, head->forecast.paddedM);
+            const auto& sweep = chart.sweeps()[g];
+            const auto at = std::upper_bound(sweep.dimension.begin(), sweep.dimension.end(), double(head->forecast.paddedM));
+            QVERIFY(at != sweep.dimension.begin());
+            const double onStaircase = sweep.ms[std::size_t(at - sweep.dimension.begin()) - 1];
+            QVERIFY2(std::abs(onStaircase / (head->forecast.seconds * 1e3) - 1) < 1e-9,
+                     qPrintable(QString("%1: staircase %2 ms at m = %3, table %4 ms")
+                                    .arg(sweep.gpu).arg(onStaircase).arg(head->forecast.paddedM).arg(head->forecast.seconds * 1e3)));
+        }
+        QVERIFY2(paddings.size() > 1, "precondition: the GPUs pad differently");
+    }
+
+    // A training step runs several kernels under one name (mlp.fc: forward, two backward GEMMs,
+    // the gradient's accumulation). Picking a backward row shows that kernel, not the forward one.
+    void pickingABackwardRowShowsThatKernel()
+    {
+        ForecastSession session(nullptr, store());
+        GraphOptions o = session.options();
+        o.training = true;
+        QVERIFY(!session.setOptions(o));
+        MainWindow window(&session);
+        auto* roofline = window.findChild<RooflineChart*>();
+        auto* waves = window.findChild<WavesChart*>();
+        QVERIFY(roofline && waves);
+        QTableView* table = nullptr;
+        for (auto* view : window.findChildren<QTableView*>())
+            if (auto* proxy = qobject_cast<QSortFilterProxyModel*>(view->model()); proxy && proxy->sourceModel() == window.operatorModel())
+                table = view;
+        QVERIFY(table);
+        auto* proxy = qobject_cast<QSortFilterProxyModel*>(table->model());
+        int checked = 0;
+        for (int row = 0; row < proxy->rowCount(); ++row) {
+            if (proxy->index(row, OperatorTableModel::Name).data().toString() != "mlp.fc" ||
+                proxy->index(row, OperatorTableModel::Class).data().toString() != "linear")
+                continue;
+            table->selectionModel()->setCurrentIndex(proxy->index(row, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            const auto at = std::size_t(proxy->mapToSource(proxy->index(row, 0)).row());
+            const QString phase = proxy->index(row, OperatorTableModel::Phase).data().toString();
+            QCOMPARE(waves->shownOperator(), phase == "fw" ? QString("mlp.fc") : QString("mlp.fc (%1)").arg(phase));
+            for (std::size_t g = 0; g < session.forecasts()->size(); ++g) {
+                const OpForecast& op = (*session.forecasts())[g].ops[at];
+                const Kernel& shown = waves->pricedKernels()[g];
+                QVERIFY(shown.m == (op.forecast.paddedM ? op.forecast.paddedM : op.op.kernel.m) &&
+                        shown.n == (op.forecast.paddedN ? op.forecast.paddedN : op.op.kernel.n));
+                QCOMPARE(waves->curves()[g].ownWaves, op.forecast.geometry.waves);
+                QCOMPARE(roofline->highlighted()[g].point.gflops, op.op.kernel.flops() / op.forecast.seconds / 1e9);
+            }
+            ++checked;
+        }
+        QCOMPARE(checked, 3); // fw, and the two backward GEMMs
+    }
+
     // Twenty GPUs: colours come round after twelve, so lines change dash instead; a long id is cut
     // in the middle on axes and legends; the waves axis keeps only 1, 10, 100 where 2 and 5 would
     // run into their neighbours.

@@ -29,13 +29,25 @@ void ChartWidget::followSession()
     rebuild();
 }
 
-void ChartWidget::setSelectedOperator(const QString& opName)
+void ChartWidget::setSelectedOperator(const QString& opName, int opIndex)
 {
-    if (opName == selectedOperator_)
+    if (opName == selectedOperator_ && opIndex == selectedIndex_)
         return;
     selectedOperator_ = opName;
+    selectedIndex_ = opIndex;
     if (following_)
         rebuild();
+}
+
+const OpForecast* ChartWidget::selectedOp(const ModelForecast& forecast) const
+{
+    if (selectedOperator_.isEmpty())
+        return nullptr;
+    const auto named = [this](const OpForecast& o) { return QString::fromStdString(o.op.node) == selectedOperator_; };
+    if (selectedIndex_ >= 0 && std::size_t(selectedIndex_) < forecast.ops.size() && named(forecast.ops[std::size_t(selectedIndex_)]))
+        return &forecast.ops[std::size_t(selectedIndex_)];
+    const auto first = std::find_if(forecast.ops.begin(), forecast.ops.end(), named);
+    return first == forecast.ops.end() ? nullptr : &*first;
 }
 
 void ChartWidget::changeEvent(QEvent* event)

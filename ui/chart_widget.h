@@ -20,10 +20,15 @@ class ChartWidget : public QWidget {
 public:
     QCustomPlot* plot() const { return plot_; }
 
-    // The operator picked in the operator table (a graph node name, empty for none); charts that
-    // show single kernels highlight it.
-    void setSelectedOperator(const QString& opName);
+    // The operator picked in the operator table: its graph node name (empty for none) and its
+    // position in a forecast's ops, the same on every GPU (-1: the node's first kernel). A node has
+    // several kernels in a training step (forward, two backward GEMMs, accumulation): the Breakdown
+    // outlines all of them, the charts that show single kernels the one picked.
+    void setSelectedOperator(const QString& opName, int opIndex = -1);
     QString selectedOperator() const { return selectedOperator_; }
+    // The picked kernel in `forecast`: the op at the picked position when it is of the picked node,
+    // else the node's first; null when nothing is picked or the node is not there.
+    const OpForecast* selectedOp(const ModelForecast& forecast) const;
 
     // The hover text for a point of the plot, in plot pixels; empty where there is nothing under it.
     // Public so the text can be checked without a real mouse.
@@ -71,6 +76,7 @@ protected:
 private:
     QVBoxLayout* layout_;
     QString selectedOperator_;
+    int selectedIndex_ = -1;
     bool following_ = false; // no redraw before the subclass is constructed
     bool legendBeside_ = false;
 };

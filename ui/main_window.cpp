@@ -149,10 +149,13 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     ops->setSelectionBehavior(QAbstractItemView::SelectRows);
     connect(ops->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this, sorted](const QModelIndex& row) {
         // Every chart hears of the pick; those that draw single kernels highlight it.
+        // The row's place in the forecast's ops, not only its name: a training step has several
+        // kernels under one name, and Waves showed the forward one for a picked backward row.
         const QString name = sorted->index(row.row(), OperatorTableModel::Name).data().toString();
+        const int opIndex = row.isValid() ? sorted->mapToSource(row).row() : -1;
         for (int i = 0; i < charts_->count(); ++i)
             if (auto* chart = qobject_cast<ChartWidget*>(charts_->widget(i)))
-                chart->setSelectedOperator(name);
+                chart->setSelectedOperator(name, opIndex);
     });
 
     // Filter by any column's text: "softmax", "bw", "memory", "attn" ...

@@ -148,10 +148,8 @@ void RooflineChart::drawHighlight(const QString& shownGpu)
     const auto forecasts = session_->forecasts();
     for (std::size_t i = 0; i < forecasts->size(); ++i) {
         const ModelForecast& f = (*forecasts)[i];
-        const auto op = std::find_if(f.ops.begin(), f.ops.end(), [this](const OpForecast& o) {
-            return QString::fromStdString(o.op.node) == selectedOperator();
-        });
-        const auto point = op == f.ops.end() ? std::nullopt : rooflinePoint(*op);
+        const OpForecast* op = selectedOp(f);
+        const auto point = op ? rooflinePoint(*op) : std::nullopt;
         if (!point)
             continue;
         const QString gpu = QString::fromStdString(f.gpu);

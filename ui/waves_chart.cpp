@@ -15,21 +15,36 @@ namespace {
 // waves) every n-th, or the lines would paint the panel solid.
 constexpr std::size_t kMaxBoundaryMarkers = 40;
 
-// The picked operator, or the costliest compute kernel of the first GPU's forecast.
-const OpForecast* chooseKernel(const ForecastList& forecasts, const QString& picked)
+// The position in the first GPU's ops of the picked kernel (`picked`, from ChartWidget::selectedOp),
+// or of the first priced kernel of its node when it is a copy or gather, or else of the costliest
+// compute kernel; -1 for none.
+std::ptrdiff_t chooseKernel(const ForecastList& forecasts, const OpForecast* picked)
 {
-    const OpForecast* chosen = nullptr;
     if (forecasts.empty())
-        return chosen;
-    for (const auto& op : forecasts.front().ops) {
-        if (op.op.kernel.opClass == OpClass::Other)
+        return -1;
+    const auto& ops = forecasts.front().ops;
+    if (picked && picked->op.kernel.opClass != OpClass::Other)
+        return picked - ops.data();
+    std::ptrdiff_t chosen = -1;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        if (ops[i].op.kernel.opClass == OpClass::Other)
             continue;
-        if (QString::fromStdString(op.op.node) == picked)
-            return &op;
-        if (!chosen || op.totalSeconds() > chosen->totalSeconds())
-            chosen = &op;
+        if (picked && ops[i].op.node == picked->op.node)
+            return std::ptrdiff_t(i);
+        if (chosen < 0 || ops[i].totalSeconds() > ops[std::size_t(chosen)].totalSeconds())
+            chosen = std::ptrdiff_t(i);
     }
     return chosen;
+}
+
+// The same kernel of the model in another GPU's forecast: the graph is the GPU's own only in its
+// times, so the kernel sits at the same position.
+const OpForecast* sameKernelIn(const ModelForecast& forecast, const OpForecast& kernel, std::ptrdiff_t at)
+{
+    if (at < 0 || std::size_t(at) >= forecast.ops.size())
+        return nullptr;
+    const OpForecast& op = forecast.ops[std::size_t(at)];
+    return op.op.node == kernel.op.node && op.op.phase == kernel.op.phase ? &op : nullptr;
 }
 
 QVector<double> toQ(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
@@ -89,15 +104,19 @@ private:
 
 } // namespace
 
-std::vector<WaveSweep> sweepKernel(const ForecastSession& session, const Kernel& kernel, int points)
+std::vector<WaveSweep> sweepKernel(const ForecastSession& session, std::span<const Kernel> perGpu, int points)
 {
     std::vector<WaveSweep> out;
-    const long long top = std::max<long long>(2, 2 * sweptSize(kernel));
-    for (const auto& id : session.selectedGpus()) {
-        const GpuSpec gpu = session.effectiveGpu(id);
+    const QStringList ids = session.selectedGpus();
+    long long top = 2; // one range for all: each GPU's point, at the size it priced, on the axis
+    for (const Kernel& kernel : perGpu)
+        top = std::max(top, 2 * sweptSize(kernel));
+    for (qsizetype g = 0; g < ids.size() && std::size_t(g) < perGpu.size(); ++g) {
+        const Kernel& kernel = perGpu[std::size_t(g)];
+        const GpuSpec gpu = session.effectiveGpu(ids[g]);
         const SizeSweep sizes = sweepSizes(session.forecaster(), kernel, gpu, top, points);
         std::vector<Kernel> kernels;
-        WaveSweep s{id, {}, {}, {}, {}};
+        WaveSweep s{ids[g], {}, {}, {}, {}};
         for (long long d : sizes.sizes) {
             kernels.push_back(withSweptSize(kernel, d));
             s.dimension.push_back(double(d));
@@ -113,21 +132,30 @@ std::vector<WaveSweep> sweepKernel(const ForecastSession& session, const Kernel&
     return out;
 }
 
-std::vector<UtilizationCurve> utilizationCurves(const ForecastSession& session, const Kernel& kernel, int points)
+std::vector<WaveSweep> sweepKernel(const ForecastSession& session, const Kernel& kernel, int points)
+{
+    const std::vector<Kernel> same(std::size_t(session.selectedGpus().size()), kernel);
+    return sweepKernel(session, same, points);
+}
+
+std::vector<UtilizationCurve> utilizationCurves(const ForecastSession& session, std::span<const Kernel> perGpu, int points)
 {
     std::vector<UtilizationCurve> out;
     std::vector<KernelGeometry> own;
+    const QStringList ids = session.selectedGpus();
+    const std::size_t count = std::min(std::size_t(ids.size()), perGpu.size());
     double most = 16; // at least a few waves, so the saturation shows even for a one-wave kernel
-    for (const auto& id : session.selectedGpus()) {
-        own.push_back(session.forecaster().geometry(kernel, session.effectiveGpu(id)));
+    for (std::size_t g = 0; g < count; ++g) {
+        own.push_back(session.forecaster().geometry(perGpu[g], session.effectiveGpu(ids[qsizetype(g)])));
         most = std::max(most, 4 * own.back().waves);
     }
     std::vector<double> waves; // geometric from 1 wave (the fewest a kernel has): the law changes fastest at few waves
     for (int i = 0; i < points; ++i)
         waves.push_back(std::pow(most, double(i) / (points - 1)));
-    for (std::size_t g = 0; g < own.size(); ++g) {
-        const GpuSpec gpu = session.effectiveGpu(session.selectedGpus()[qsizetype(g)]);
-        UtilizationCurve c{session.selectedGpus()[qsizetype(g)], waves,
+    for (std::size_t g = 0; g < count; ++g) {
+        const Kernel& kernel = perGpu[g];
+        const GpuSpec gpu = session.effectiveGpu(ids[qsizetype(g)]);
+        UtilizationCurve c{ids[qsizetype(g)], waves,
                            session.forecaster().utilizationCurve(kernel, gpu, waves), own[g].waves, 0,
                            waveFill(own[g], gpu)};
         const double ownWaves[] = {own[g].waves};
@@ -136,6 +164,12 @@ std::vector<UtilizationCurve> utilizationCurves(const ForecastSession& session, 
         out.push_back(std::move(c));
     }
     return out;
+}
+
+std::vector<UtilizationCurve> utilizationCurves(const ForecastSession& session, const Kernel& kernel, int points)
+{
+    const std::vector<Kernel> same(std::size_t(session.selectedGpus().size()), kernel);
+    return utilizationCurves(session, same, points);
 }
 
 WavesChart::WavesChart(ForecastSession* session, QWidget* parent)
@@ -242,22 +276,29 @@ void WavesChart::rebuild()
     utilizationTitles_ = staircaseTitles_ = QStringList{QString()};
     sayWhenNoGpuIsTicked(tr("see a kernel's waves and utilization on each"));
     const auto forecasts = session_->forecasts();
-    const OpForecast* chosen = chooseKernel(*forecasts, selectedOperator());
+    const std::ptrdiff_t at = chooseKernel(*forecasts, forecasts->empty() ? nullptr : selectedOp(forecasts->front()));
+    const OpForecast* chosen = at < 0 ? nullptr : &forecasts->front().ops[std::size_t(at)];
     shownOperator_ = chosen ? QString::fromStdString(chosen->op.node) : QString();
     for (QCPTextElement* title : {utilizationTitle_, staircaseTitle_})
         title->setTextColor(plot_->xAxis->labelColor());
     if (chosen) {
-        kernel_ = pricedShape(*chosen);
-        modelKernel_ = chosen->op.kernel;
-        curves_ = utilizationCurves(*session_, kernel_);
-        sweeps_ = sweepKernel(*session_, kernel_);
-        // The kernel's time in the model on each GPU, as the operator table has it: the sweep holds
-        // the tile fixed, while a thin GEMM in the model may run as a padded one (Forecaster::predict).
+        // Each GPU's kernel as it priced it: a thin GEMM may be padded to another shape on each
+        // (T4 to 64 rows, RTX 4090 to 256), and drawn at the first GPU's, the others' points sat
+        // off their own staircases. Its time in the model is the operator table's.
+        pricedKernels_.clear();
         ownMs_.clear();
         for (const auto& f : *forecasts) {
-            const auto op = std::find_if(f.ops.begin(), f.ops.end(), [&](const OpForecast& o) { return o.op.node == chosen->op.node; });
-            ownMs_.push_back(op == f.ops.end() ? qQNaN() : op->forecast.seconds * 1e3);
+            const OpForecast* op = sameKernelIn(f, *chosen, at);
+            pricedKernels_.push_back(pricedShape(op ? *op : *chosen));
+            ownMs_.push_back(op ? op->forecast.seconds * 1e3 : qQNaN());
         }
+        kernel_ = pricedKernels_.front();
+        modelKernel_ = chosen->op.kernel;
+        curves_ = utilizationCurves(*session_, pricedKernels_);
+        sweeps_ = sweepKernel(*session_, pricedKernels_);
+        // A training step runs several kernels under one name; the title says which is shown.
+        if (chosen->op.phase != Phase::Forward)
+            shownOperator_ += QStringLiteral(" (%1)").arg(QString::fromUtf8(phaseName(chosen->op.phase).data()));
         utilizationTitles_ = QStringList{tr("%1: learned utilization vs. waves").arg(shownOperator_),
                                                tr("%1: utilization vs. waves").arg(shownOperator_),
                                                tr("utilization vs. waves")};
@@ -368,7 +409,7 @@ void WavesChart::drawStaircase()
         point->setPen(QPen(gpuColor(i), 2));
         point->setLineStyle(QCPGraph::lsNone);
         point->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ScatterShape(gpuMarkerShape(i)), QPen(gpuColor(i), 2), QBrush(Qt::white), 8));
-        point->setData({own}, {ownMs_[i]}, true);
+        point->setData({double(sweptSize(pricedKernels_[i]))}, {ownMs_[i]}, true); // where this GPU priced it
         point->removeFromLegend();
     }
     // The kernel's own size, with how its tiles fill each GPU's SMs: top left, where the steps are low.
@@ -377,19 +418,30 @@ void WavesChart::drawStaircase()
     line->point1->setCoords(own, 0);
     line->point2->setCoords(own, 1);
     line->setPen(QPen(plot_->xAxis->labelColor(), 1.5, Qt::DashLine));
-    QStringList padding; // what a thin GEMM was padded to, on the first GPU
-    for (const auto& [name, model, priced] : {std::tuple{"m", modelKernel_.m, kernel_.m}, std::tuple{"k", modelKernel_.k, kernel_.k},
-                                              std::tuple{"n", modelKernel_.n, kernel_.n}})
-        if (model != priced)
-            padding << tr("%1 %2 → %3").arg(QLatin1String(name)).arg(model).arg(priced);
+    // What a thin GEMM was padded to on a GPU ("m 1 → 64"), empty when it runs as the model has it.
+    auto paddingOf = [this](const Kernel& priced) {
+        QStringList padding;
+        for (const auto& [name, model, to] : {std::tuple{"m", modelKernel_.m, priced.m}, std::tuple{"k", modelKernel_.k, priced.k},
+                                              std::tuple{"n", modelKernel_.n, priced.n}})
+            if (model != to)
+                padding << tr("%1 %2 → %3").arg(QLatin1String(name)).arg(model).arg(to);
+        return padding.join(", ");
+    };
+    const QString padding = paddingOf(kernel_);
     QStringList lines{padding.isEmpty() ? tr("this model (dashed): %1 = %2").arg(dimensionName()).arg(own)
-                                        : tr("this model (dashed), priced padded as it runs faster: %1").arg(padding.join(", "))};
+                                        : tr("this model (dashed), priced padded as it runs faster: %1").arg(padding)};
     QStringList compact{padding.isEmpty() ? tr("this model: %1 = %2").arg(dimensionName()).arg(own)
-                                          : tr("this model, padded: %1").arg(padding.join(", "))};
+                                          : tr("this model, padded: %1").arg(padding)};
     QStringList shortest = compact;
-    for (const auto& c : curves_) {
-        lines << tr("%1: %2").arg(c.gpu, fillText(c.fill));
-        compact << tr("%1: %2").arg(c.gpu, compactFillText(c.fill));
+    for (std::size_t i = 0; i < curves_.size(); ++i) {
+        const auto& c = curves_[i];
+        // A GPU that padded otherwise than the first says so: its point is at its own size.
+        const QString its = i < pricedKernels_.size() ? paddingOf(pricedKernels_[i]) : padding;
+        const QString differs = its == padding ? QString()
+                                : its.isEmpty() ? tr(" (not padded)")
+                                                : tr(" (padded %1)").arg(its);
+        lines << tr("%1: %2").arg(c.gpu, fillText(c.fill)) + differs;
+        compact << tr("%1: %2").arg(c.gpu, compactFillText(c.fill)) + differs;
         shortest << tr("%1: %2 waves").arg(c.gpu).arg(c.fill.fullWaves + c.fill.partialFill, 0, 'f', 2);
     }
     // Where not even the shortest fits, there is none: the hover text on each point says it all.
@@ -410,7 +462,10 @@ void WavesChart::drawStaircase()
     label->setColor(plot_->xAxis->labelColor());
     label->setText(lines.join('\n'));
     noteItem_ = label;
-    plot_->xAxis->setRange(0, first.dimension.back() * 1.02);
+    double right = 0;
+    for (const auto& s : sweeps_)
+        right = std::max(right, s.dimension.back());
+    plot_->xAxis->setRange(0, right * 1.02);
     plot_->yAxis->setRange(0, yTop);
     plot_->xAxis->setLabel(kernel_.isGemm() ? tr("m (output rows of the GEMM)") : tr("rows (of %1 elements)").arg(kernel_.h));
 }

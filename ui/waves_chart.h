@@ -10,6 +10,8 @@
 
 #include "gpuforecast/wave_sweep.h"
 
+#include <span>
+
 #include "chart_widget.h"
 
 class QCPAxisRect;
@@ -24,8 +26,10 @@ struct WaveSweep {
     std::vector<double> boundaries; // sizes at which a new wave starts
 };
 
-// Sweeps m (GEMMs: output rows) or the row count (vector kernels) from 1 to 2x the kernel's own,
+// Sweeps m (GEMMs: output rows) or the row count (vector kernels) from 1 to 2x the largest of the kernels,
 // on each compared GPU (what-if multipliers applied), stepping exactly at the wave boundaries.
+// `perGpu`: the kernel as each compared GPU prices it (index aligned with selectedGpus()).
+std::vector<WaveSweep> sweepKernel(const ForecastSession& session, std::span<const Kernel> perGpu, int points = 160);
 std::vector<WaveSweep> sweepKernel(const ForecastSession& session, const Kernel& kernel, int points = 160);
 
 struct UtilizationCurve {
@@ -39,6 +43,7 @@ struct UtilizationCurve {
 };
 
 // The learned utilization of the kernel's tiles from 1 wave to well past its own wave count.
+std::vector<UtilizationCurve> utilizationCurves(const ForecastSession& session, std::span<const Kernel> perGpu, int points = 100);
 std::vector<UtilizationCurve> utilizationCurves(const ForecastSession& session, const Kernel& kernel, int points = 100);
 
 class WavesChart : public ChartWidget {
@@ -47,8 +52,11 @@ public:
     explicit WavesChart(ForecastSession* session, QWidget* parent = nullptr);
     QString toolTipAt(const QPointF& pixel) const override;
 
-    // What is drawn, for tests and tooltips.
+    // What is drawn, for tests and tooltips: the node's name, with its phase unless forward
+    // ("mlp.fc (bw)").
     QString shownOperator() const { return shownOperator_; }
+    // The shown kernel as each compared GPU priced it (a thin GEMM's padded shape).
+    const std::vector<Kernel>& pricedKernels() const { return pricedKernels_; }
     const std::vector<UtilizationCurve>& curves() const { return curves_; }
     const std::vector<WaveSweep>& sweeps() const { return sweeps_; }
     const std::vector<double>& markedBoundaries() const { return markedBoundaries_; } // first GPU's
@@ -71,7 +79,8 @@ private:
     QCPAxisRect* utilizationRect_;
     QCPTextElement* utilizationTitle_;
     QCPTextElement* staircaseTitle_;
-    Kernel kernel_;      // as priced: a thin GEMM's padded shape (KernelForecast::paddedM)
+    std::vector<Kernel> pricedKernels_; // per compared GPU: a thin GEMM's padded shape (KernelForecast::paddedM)
+    Kernel kernel_;      // the first GPU's priced kernel
     Kernel modelKernel_; // as the model has it
     QString shownOperator_;
     std::vector<UtilizationCurve> curves_;

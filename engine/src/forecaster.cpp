@@ -257,8 +257,6 @@ std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels,
         }
         return out;
     }
-    if (pinnedTile)
-        return predictAsGiven(kernels, gpu, pinnedTile);
     // The padded shapes of thin GEMMs go through the networks with the kernels themselves: to 64,
     // 128 and 256, and to each power of two below 64. The tile rule picks its split by its own
     // costs, and the networks need not agree: LLaMA's 32000-wide head took 0.81 ms on the A100 for
@@ -309,7 +307,7 @@ std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels,
                     all.push_back(p);
                 }
     }
-    std::vector<KernelForecast> out = predictAsGiven(all, gpu, std::nullopt);
+    std::vector<KernelForecast> out = predictAsGiven(all, gpu, pinnedTile);
     for (const auto& [i, j] : candidates)
         if (out[j].seconds < out[i].seconds) {
             out[i] = out[j];
