@@ -1230,6 +1230,25 @@ private slots:
         QVERIFY(window.findChild<QLabel*>("loadProblems"));
     }
 
+    // Both help options print and exit, with no window and no display: --help-all, which --help
+    // lists, opened the window and sat in its event loop.
+    void helpOptionsPrintAndExit()
+    {
+        for (const char* option : {"--help", "--help-all"}) {
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.remove("QT_QPA_PLATFORM"); // the program must choose offscreen itself
+            p.setProcessEnvironment(env);
+            p.start(GPUFORECAST_GUI, {option});
+            QVERIFY2(p.waitForFinished(20000), option);
+            QCOMPARE(p.exitCode(), 0);
+            const QString out = QString::fromUtf8(p.readAllStandardOutput());
+            QVERIFY2(out.contains("--screenshot") && out.contains("--help-all"), qPrintable(out));
+            if (QString(option) == "--help-all") // the Qt options as well
+                QVERIFY2(out.contains("-platform"), qPrintable(out));
+        }
+    }
+
     void screenshotOptionRendersTheWindow()
     {
         QTemporaryDir dir;

@@ -28,7 +28,7 @@ int main(int argc, char** argv)
     // ssh and in CI instead of aborting for want of a display.
     for (int i = 1; i < argc; ++i) {
         const QByteArray a(argv[i]);
-        if ((a == "--version" || a == "-v" || a == "--help" || a == "-h" || a.startsWith("--screenshot")) &&
+        if ((a == "--version" || a == "-v" || a == "--help" || a == "-h" || a == "--help-all" || a.startsWith("--screenshot")) &&
             qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
     }
@@ -60,6 +60,10 @@ int main(int argc, char** argv)
         return usageError(parser.errorText());
     if (parser.isSet(help))
         parser.showHelp(0);
+    // --help-all (which --help lists: the Qt options too) has no showHelp of its own; process()
+    // prints it and exits 0. Left alone it opened the window.
+    if (parser.optionNames().contains("help-all"))
+        parser.process(QCoreApplication::arguments());
     if (parser.isSet(version))
         parser.showVersion();
     if (parser.positionalArguments().size() > 1)
