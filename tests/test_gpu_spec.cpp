@@ -294,6 +294,29 @@ private slots:
 
     // A sheet may name whose learned efficiency it reads: it round-trips, resolves among the
     // bundled sheets, and a wrong name is refused naming the file and the field.
+    // The lesser sheet is one the GPU could run as on some of its SMs: FP32 is taken per SM.
+    void lesserAndGreaterResourcesArePerSm()
+    {
+        const auto gpus = loadGpuDirectory(kRes + "/gpus");
+        const GpuSpec& a100 = *findGpu(gpus, "A100-PCIE-40GB");
+        GpuSpec wide = a100; // twice the SMs, the same FP32 in all: half the FP32 per SM
+        wide.smCount *= 2;
+        wide.memoryBandwidthGBps *= 1.5;
+        wide.l2CacheMb /= 2;
+        wide.architecture = "Invented";
+        const GpuSpec lesser = withLesserResources(wide, a100), greater = withGreaterResources(wide, a100);
+        QCOMPARE(lesser.smCount, a100.smCount);
+        QCOMPARE(lesser.fp32Gflops, a100.fp32Gflops / 2); // A100's SMs at the wide part's FP32 per SM
+        QCOMPARE(lesser.memoryBandwidthGBps, a100.memoryBandwidthGBps);
+        QCOMPARE(lesser.l2CacheMb, wide.l2CacheMb);
+        QCOMPARE(greater.smCount, wide.smCount);
+        QCOMPARE(greater.fp32Gflops, 2 * a100.fp32Gflops); // the wide part's SMs at the A100's per SM
+        QCOMPARE(greater.memoryBandwidthGBps, wide.memoryBandwidthGBps);
+        QCOMPARE(greater.l2CacheMb, a100.l2CacheMb);
+        QCOMPARE(lesser.architecture, std::string("Invented")); // the rest is the sheet's own
+        QCOMPARE(greater.architecture, std::string("Invented"));
+    }
+
     void efficiencyBasisIsReadSavedAndResolved()
     {
         const auto gpus = loadGpuDirectory(kRes + "/gpus");

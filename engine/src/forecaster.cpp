@@ -246,13 +246,70 @@ KernelForecast Forecaster::predict(const Kernel& kernel, const GpuSpec& gpu) con
 std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels, const GpuSpec& gpu,
                                                 std::optional<GemmTile> pinnedTile) const
 {
+    return withinBasisBounds(gpu, [&](const GpuSpec& sheet) { return predictUnbounded(kernels, sheet, pinnedTile); });
+}
+
+namespace {
+
+bool sameResources(const GpuSpec& a, const GpuSpec& b)
+{
+    return a.smCount == b.smCount && a.fp32Gflops == b.fp32Gflops && a.fp32MatrixGflops == b.fp32MatrixGflops &&
+           a.memoryBandwidthGBps == b.memoryBandwidthGBps && a.l2CacheMb == b.l2CacheMb &&
+           a.l1CacheKbOrDefault() == b.l1CacheKbOrDefault() && a.memoryGb == b.memoryGb;
+}
+
+// The forecast at a longer time, its band and utilization scaled alike; tiles and waves are its own.
+void retime(KernelForecast& f, double seconds)
+{
+    const double scale = seconds / f.seconds;
+    f.seconds = seconds;
+    f.secondsLow *= scale;
+    f.secondsHigh *= scale;
+    f.utilization /= scale;
+}
+
+} // namespace
+
+std::vector<KernelForecast> Forecaster::withinBasisBounds(
+    const GpuSpec& gpu, const std::function<std::vector<KernelForecast>(const GpuSpec&)>& price) const
+{
+    std::vector<KernelForecast> out = price(gpu);
+    if (!gpu.efficiencyBasis)
+        return out;
+    // A variant reads its basis's efficiency at its own tiles and waves, and the networks need not
+    // agree with themselves across sheets: L4 with 20% more SMs took GPT-2 large 13% longer at one
+    // sequence of 128 (the tile rule chose smaller tiles, which the networks price lower), and
+    // with 20% less FP32 6% less. So no kernel of the variant is slower than on the sheet with
+    // the lesser of its and its basis's resources, nor faster than on the greater.
+    const GpuSpec& basis = *gpu.efficiencyBasis;
+    const GpuSpec greater = withGreaterResources(gpu, basis), lesser = withLesserResources(gpu, basis);
+    if (!sameResources(greater, gpu)) {
+        const auto floor = price(greater);
+        for (std::size_t i = 0; i < out.size(); ++i)
+            if (out[i].seconds < floor[i].seconds)
+                retime(out[i], floor[i].seconds);
+    }
+    if (!sameResources(lesser, gpu)) {
+        const auto ceiling = price(lesser);
+        // Priced as on the lesser sheet, tiles and waves too: the variant's own tiles (the tile rule
+        // splits more with more SMs) may not reach that time even at their roofline.
+        for (std::size_t i = 0; i < out.size(); ++i)
+            if (out[i].seconds > ceiling[i].seconds)
+                out[i] = ceiling[i];
+    }
+    return out;
+}
+
+std::vector<KernelForecast> Forecaster::predictUnbounded(std::span<const Kernel> kernels, const GpuSpec& gpu,
+                                                         std::optional<GemmTile> pinnedTile) const
+{
     // In chunks (kBatchChunk): at once, the networks' activations for every kernel, its padded
     // shapes and its alternative schedules took 1.5 GB for the 120k-row training GEMM table.
     if (constexpr std::size_t kChunk = kBatchChunk; kernels.size() > kChunk) {
         std::vector<KernelForecast> out;
         out.reserve(kernels.size());
         for (std::size_t i = 0; i < kernels.size(); i += kChunk) {
-            const auto part = predict(kernels.subspan(i, std::min(kChunk, kernels.size() - i)), gpu, pinnedTile);
+            const auto part = predictUnbounded(kernels.subspan(i, std::min(kChunk, kernels.size() - i)), gpu, pinnedTile);
             out.insert(out.end(), part.begin(), part.end());
         }
         return out;
@@ -462,7 +519,12 @@ KernelForecast queuedInModel(const KernelForecast& isolated, double launchOverhe
 std::vector<KernelForecast> Forecaster::predictQueued(std::span<const Kernel> kernels, const GpuSpec& gpu,
                                                       std::optional<GemmTile> pinnedTile) const
 {
-    std::vector<KernelForecast> out = predict(kernels, gpu, pinnedTile);
+    // Bounded as queued: each sheet sheds the launch overhead its own forecast carries.
+    return withinBasisBounds(gpu, [&](const GpuSpec& sheet) { return queued(kernels, predictUnbounded(kernels, sheet, pinnedTile)); });
+}
+
+std::vector<KernelForecast> Forecaster::queued(std::span<const Kernel> kernels, std::vector<KernelForecast> out) const
+{
     for (std::size_t i = 0; i < out.size(); ++i) {
         if (const UtilizationModel* m = model(kernels[i].opClass))
             out[i] = queuedInModel(out[i], m->floorSecondsFor(kernels[i].op), m->floorComposition());

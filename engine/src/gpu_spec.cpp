@@ -280,6 +280,35 @@ void validateGpuSpec(const GpuSpec& spec, const std::string& source)
     }
 }
 
+namespace {
+
+GpuSpec withResourcesBy(const GpuSpec& sheet, const GpuSpec& other, const double& (*pick)(const double&, const double&))
+{
+    GpuSpec g = sheet;
+    const double sms = pick(sheet.smCount, other.smCount);
+    // Per SM, so that the lesser sheet is one the GPU could run as on some of its SMs.
+    g.fp32Gflops = sms * pick(sheet.fp32Gflops / sheet.smCount, other.fp32Gflops / other.smCount);
+    g.fp32MatrixGflops = sms * pick(sheet.fp32MatrixGflops / sheet.smCount, other.fp32MatrixGflops / other.smCount);
+    g.smCount = sms;
+    g.memoryBandwidthGBps = pick(sheet.memoryBandwidthGBps, other.memoryBandwidthGBps);
+    g.l2CacheMb = pick(sheet.l2CacheMb, other.l2CacheMb);
+    g.l1CacheKb = pick(sheet.l1CacheKbOrDefault(), other.l1CacheKbOrDefault());
+    g.memoryGb = pick(sheet.memoryGb, other.memoryGb);
+    return g;
+}
+
+} // namespace
+
+GpuSpec withLesserResources(const GpuSpec& sheet, const GpuSpec& other)
+{
+    return withResourcesBy(sheet, other, &std::min<double>);
+}
+
+GpuSpec withGreaterResources(const GpuSpec& sheet, const GpuSpec& other)
+{
+    return withResourcesBy(sheet, other, &std::max<double>);
+}
+
 std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec)
 {
     const double product = 2 * spec.smCount * spec.coresPerSm * spec.boostClockMhz / 1e3; // GFLOP/s

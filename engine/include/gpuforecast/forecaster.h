@@ -10,6 +10,7 @@
 #include "gpuforecast/utilization_model.h"
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -136,6 +137,16 @@ public:
     SpecCoverage coverage(const GpuSpec& gpu) const;
 
 private:
+    // predict() without the bounds below: a sheet's own forecast.
+    std::vector<KernelForecast> predictUnbounded(std::span<const Kernel> kernels, const GpuSpec& gpu,
+                                                 std::optional<GemmTile> pinnedTile) const;
+    // `price` on `gpu`; for a what-if variant (GpuSpec::efficiencyBasis) each kernel is held between
+    // its `price` on the sheets with the greater and the lesser of the variant's and its basis's
+    // resources (withGreaterResources, withLesserResources): more of a resource never slows it.
+    std::vector<KernelForecast> withinBasisBounds(const GpuSpec& gpu,
+                                                  const std::function<std::vector<KernelForecast>(const GpuSpec&)>& price) const;
+    // The forecasts as the kernels run inside a model (queuedInModel with each class's floor).
+    std::vector<KernelForecast> queued(std::span<const Kernel> kernels, std::vector<KernelForecast> out) const;
     std::vector<KernelForecast> predictAsGiven(std::span<const Kernel> kernels, const GpuSpec& gpu,
                                                std::optional<GemmTile> pinnedTile) const;
     // log utilization (members x kernels) of one class's kernels at the given wave counts: the

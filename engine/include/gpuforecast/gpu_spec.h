@@ -101,6 +101,14 @@ void saveGpuSpec(const GpuSpec& spec, const std::string& path);
 // Checks a spec built in code (e.g. after an edit) with the same rules as the loader.
 void validateGpuSpec(const GpuSpec& spec, const std::string& source);
 
+// `sheet` with each resource a kernel can use (SMs, FP32 peak per SM, memory bandwidth, L2, L1
+// per SM, memory) the lesser, or the greater, of its own and `other`'s; every other field is
+// `sheet`'s. A GPU can run as one with fewer resources (leave SMs idle, issue slower, use less of
+// its bandwidth), so no kernel should take longer on it than on the lesser sheet, nor less time
+// than on the greater one (Forecaster::predict bounds a what-if variant so).
+GpuSpec withLesserResources(const GpuSpec& sheet, const GpuSpec& other);
+GpuSpec withGreaterResources(const GpuSpec& sheet, const GpuSpec& other);
+
 // The sheet's own arithmetic: FP32 peak against 2 x SMs x FP32 cores per SM x boost clock. Every
 // bundled sheet agrees within 4%; a peak typed with a digit too many or too few does not, and the
 // forecast would price it without a word (no forecast reads the clock; cores only to tell
