@@ -692,6 +692,17 @@ private slots:
         QCOMPARE(e2e(write("same.json", same)), a100);
         QCOMPARE(basisJson["efficiency_basis"].toString(), QString("A100-PCIE-40GB"));
         QVERIFY(basisJson["extrapolation"].toArray().isEmpty()); // read as the A100, which was measured
+        QVERIFY(basisJson["basis_stretch"].toArray().isEmpty()); // twice the SMs, the same per SM
+        // ... but "within" is the A100's word, and a sheet far from it is told it extrapolates.
+        QJsonObject starved = sheet;
+        starved["memory_bandwidth_gbps"] = 1.0;
+        QJsonObject starvedJson;
+        QVERIFY(e2e(write("starved.json", starved), &starvedJson) > 0);
+        QCOMPARE(starvedJson["coverage"].toString(), QString("within"));
+        const QJsonArray stretch = starvedJson["basis_stretch"].toArray();
+        QCOMPARE(stretch.size(), 2); // bandwidth per SM, FLOP per byte
+        QVERIFY2(stretch[0].toString().startsWith("memory bandwidth per SM 0.00463 GB/s is 3.11e+03x below that of A100-PCIE-40GB"),
+                 qPrintable(stretch[0].toString()));
         const Run text = cli({"predict", "--model", "gpt2_large", "--gpu", withBasis, "--seq", "512"});
         QVERIFY2(text.out.contains("note: learned efficiency of A100-PCIE-40GB (efficiency_basis)"), qPrintable(text.out));
         // A basis beyond the measured GPUs: the notes say the ratios are the basis's, and that the

@@ -711,6 +711,25 @@ private slots:
         QVERIFY2(!panel.coverageText().contains("read as a new GPU"), qPrintable(panel.coverageText()));
     }
 
+    // A what-if far from its sheet is still "within" the measured GPUs (its basis is), but the
+    // panel says the forecast extrapolates and names the ratios in its tooltip.
+    void whatIfPanelSaysWhenAVariantLeavesItsBasisFarBehind()
+    {
+        ForecastSession session(nullptr, store());
+        WhatIfPanel panel(&session);
+        panel.setGpu("A100-PCIE-40GB");
+        QVERIFY(!panel.coverageText().contains("extrapolates"));
+        panel.setFactor(0, 1.5); // bandwidth: within a factor of 2 of the A100's ratios
+        QVERIFY2(!panel.coverageText().contains("extrapolates"), qPrintable(panel.coverageText()));
+        panel.setFactor(0, 4.0);
+        QVERIFY2(panel.coverageText().contains("Within the range") && panel.coverageText().contains("extrapolates"),
+                 qPrintable(panel.coverageText()));
+        bool named = false;
+        for (auto* label : panel.findChildren<QLabel*>())
+            named = named || (label->text() == panel.coverageText() && label->toolTip().contains("memory bandwidth per SM"));
+        QVERIFY(named);
+    }
+
     // An unedited copy forecasts exactly as its source and draws on top of it; the legend says
     // so instead of naming a line nobody can see.
     void identicalForecastsSayWhichLineHidesTheOther()

@@ -101,6 +101,13 @@ void WhatIfPanel::showCoverage()
                    .arg(QString::fromStdString(own->efficiencyBasis->id), text);
     if (!session_->whatIf(gpuId_).isIdentity())
         text += tr(" The what-if keeps this learned efficiency and changes the roofline, tiles and waves.");
+    // Read with its basis's efficiency, a sheet is "within" wherever the basis is, at 1 GB/s too.
+    if (const auto stretch = basisStretch(gpu); !stretch.empty()) {
+        text += tr(" %n of its per-SM ratios lie more than %1x from its basis's (hover for which): the forecast "
+                   "extrapolates.", nullptr, int(stretch.size())).arg(kBasisStretchLimit);
+        for (const auto& line : stretch)
+            beyond << QString::fromStdString(line);
+    }
     coverage_->setText(text);
     coverage_->setToolTip(beyond.join('\n'));
 }

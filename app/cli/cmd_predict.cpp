@@ -170,6 +170,7 @@ struct Notes {
     std::optional<MeasuredRun> measured;
     double forecastMs = 0; // set beside `measured`, for the note's error
     std::string beyondContext; // ModelConfig::beyondContextNote: longer than a rotary model was trained
+    std::vector<std::string> basisStretch; // ratios far from the basis whose efficiency the sheet reads
 };
 
 void addNotes(nlohmann::json& j, const Notes& notes)
@@ -194,6 +195,7 @@ void addNotes(nlohmann::json& j, const Notes& notes)
             {"caution", notes.donorCaution ? nlohmann::json(*notes.donorCaution) : nlohmann::json(nullptr)}};
     j["fp32_gemm_issue_share"] = notes.gemmIssueShare;
     j["read_as_new_gpu"] = notes.readAsNew ? nlohmann::json(*notes.readAsNew) : nlohmann::json(nullptr);
+    j["basis_stretch"] = notes.basisStretch;
     j["unlearned_classes"] = notes.unlearned;
     j["graph_checked_by_measured_runs"] = true; // every family's graph now is (kept for scripts)
     j["graph_checked_by"] = notes.graphCheck == GraphCheck::NeuSightRuns ? "neusight" : "ours_h200";
@@ -245,6 +247,8 @@ void printNotes(const Notes& notes)
         std::printf("  note: %s%s, %s\n",
                     notes.coverage.level == Coverage::Beyond ? "beyond the measured GPUs" : "near the edge of the measured GPUs",
                     through.c_str(), e.text.c_str());
+    for (const auto& line : notes.basisStretch)
+        std::printf("  note: %s\n", line.c_str());
     if (notes.coverage.donor)
         std::printf("  note: %s%s\n", notes.efficiencyBasis.empty() ? "" : (notes.efficiencyBasis + " in turn: ").c_str(),
                     describeDonor(*notes.coverage.donor).c_str());
@@ -385,7 +389,7 @@ int runPredict(const std::vector<std::string>& args)
                       config.source, donorSheet ? slotPoweredDonorCaution(gpu, *donorSheet, donor->weight) : std::nullopt,
                       fromFile ? readAsNewGpuNote(gpu, forecaster.tiles().gpus()) : std::nullopt,
                       config.saysFp32() ? std::string() : config.dtype, config.precisionDifference(),
-                      fp32GemmIssueShare(gpu), std::nullopt, 0, config.beyondContextNote(options.seq)};
+                      fp32GemmIssueShare(gpu), std::nullopt, 0, config.beyondContextNote(options.seq), basisStretch(gpu)};
     // Beside a forecast of a bundled model on a bundled GPU, what was measured of exactly that.
     const std::string modelArg = a.required("--model");
     if (!fromFile && modelArg == config.id && fs::exists(dataDir / "models" / (modelArg + ".json")))

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 
 namespace gpuforecast {
 
@@ -87,6 +88,30 @@ std::vector<SpecExtrapolation> specExtrapolation(const GpuSpec& gpu, const std::
                           r.quantity, v, r.unit, lo / v, lo, hi);
         e.text = text;
         out.push_back(std::move(e));
+    }
+    return out;
+}
+
+std::vector<std::string> basisStretch(const GpuSpec& gpu, double limit)
+{
+    std::vector<std::string> out;
+    if (!gpu.efficiencyBasis)
+        return out;
+    const GpuSpec& basis = *gpu.efficiencyBasis;
+    const PerSm own = perSm(gpu), theirs = perSm(basis);
+    if (!usable(own) || !usable(theirs))
+        return out;
+    for (const auto& r : kRatios) {
+        if (std::string_view(r.quantity) == "memory per SM") // no speed; a basis reads its own
+            continue;
+        const double v = r.of(own), b = r.of(theirs);
+        if (!(v > 0) || !(b > 0) || std::max(v / b, b / v) <= limit)
+            continue;
+        char text[240];
+        std::snprintf(text, sizeof text, "%s %.3g %s is %.3gx %s that of %s (%.3g), whose learned efficiency it reads: "
+                      "this far from its basis the forecast extrapolates",
+                      r.quantity, v, r.unit, std::max(v / b, b / v), v > b ? "above" : "below", basis.id.c_str(), b);
+        out.push_back(text);
     }
     return out;
 }

@@ -103,6 +103,15 @@ std::optional<std::string> slotPoweredDonorCaution(const GpuSpec& gpu, const Gpu
 // that says so and names the nearest measured GPU as the basis to write; nothing otherwise.
 std::optional<std::string> readAsNewGpuNote(const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured);
 
+// A what-if variant, or a sheet that names an efficiency basis, is read with the basis's learned
+// efficiency (GpuSpec::efficiencyBasis) and is "within" wherever its basis is: an A100 with 1 GB/s
+// of bandwidth, or with 10,000 SMs of the same total FP32, said nothing. Each per-SM ratio the
+// networks read (FP32 and bandwidth per SM, FLOP per byte) that differs from the basis's by more
+// than `limit` times, one line for people each ("memory bandwidth per SM 0.00926 GB/s is 1.56e+03x
+// below that of A100-PCIE-40GB (14.4), ..."); empty for a sheet read as itself or near its basis.
+inline constexpr double kBasisStretchLimit = 2;
+std::vector<std::string> basisStretch(const GpuSpec& gpu, double limit = kBasisStretchLimit);
+
 // `gpu` with the donor's SM count, FP32 peaks, bandwidth, memory and L2: the sheet the GEMM
 // networks read when `gpu` borrows `donor`'s efficiency.
 GpuSpec asSeenByNetworks(const GpuSpec& gpu, const ReferenceGpu& donor);
