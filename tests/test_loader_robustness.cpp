@@ -13,6 +13,8 @@
 #include "gpuforecast/tiling.h"
 #include "gpuforecast/utilization_model.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QDir>
 #include <QtTest>
 
@@ -135,6 +137,21 @@ private slots:
         // Brackets inside strings do not count; ordinary nesting is fine.
         const std::string ok = std::string(200, '[') + "\"[[[[{{{{\"" + std::string(200, ']');
         QCOMPARE(errorOf([&] { json_fields::parse(ok, "ok.json"); }), QString());
+    }
+
+    // An empty file is said to be empty, not "unexpected end of input; expected '[', '{', or a
+    // literal"; a number a script wrote one ulp off a whole one is quoted as it is, not as "57".
+    void emptyFilesAndNearlyWholeNumbersReadPlainly()
+    {
+        QCOMPARE(errorOf([] { json_fields::parse("", "s.json"); }), QString("s.json: the file is empty"));
+        QCOMPARE(errorOf([] { json_fields::parse(" \n\t", "s.json"); }), QString("s.json: the file holds only white space"));
+        nlohmann::json sheet = json_fields::parse(readFile(std::string(GPUFORECAST_RESOURCES) + "/gpus/T4.json"), "T4.json");
+        sheet["sm_count"] = 57.00000000000001;
+        const QString error = errorOf([&] { gpuSpecFromJson(sheet, "t.json"); });
+        QVERIFY2(error.contains("sm_count: expected a whole number, got 57.0000000000000") && !error.endsWith("got 57"),
+                 qPrintable(error));
+        QCOMPARE(QString::fromStdString(json_fields::plainNumber(2.5)), QString("2.5"));
+        QCOMPARE(QString::fromStdString(json_fields::plainNumber(0.1)), QString("0.1"));
     }
 
     void weightsThatCannotStayFiniteAreRefused()

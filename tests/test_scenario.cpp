@@ -58,6 +58,21 @@ private slots:
         QCOMPARE(back.parallel.microbatches, 8LL);
         QVERIFY(back.parallel.schedule == PipelineSchedule::GPipe);
         QCOMPARE(scenarioToJson(back).dump(), scenarioToJson(s).dump());
+        QVERIFY(s.unreadFields.empty() && !scenarioUnreadNote(s));
+        // Keys no field reads are named, with what they likely meant, at both levels.
+        json typo = j;
+        typo["paralel"] = json::object();
+        typo["parallel"]["pp_size"] = 2;
+        typo["my_notes"] = "kept for me";
+        const Scenario t = scenarioFromJson(typo, "t.json");
+        QCOMPARE(t.unreadFields, (std::vector<std::string>{"my_notes", "paralel", "parallel.pp_size"}));
+        QCOMPARE(QString::fromStdString(scenarioUnreadNote(t).value_or("")),
+                 QString("my_notes, paralel (did you mean parallel?), parallel.pp_size are not scenario fields; they were not read"));
+        // The GUI shows "1F1B" and "GPipe"; a scenario written by hand in those words opens.
+        j["parallel"]["schedule"] = "1F1B";
+        QVERIFY(scenarioFromJson(j, "s.json").parallel.schedule == PipelineSchedule::OneFOneB);
+        j["parallel"]["schedule"] = "GPipe";
+        QVERIFY(scenarioFromJson(j, "s.json").parallel.schedule == PipelineSchedule::GPipe);
     }
 
     void badFieldsAreNamed_data()

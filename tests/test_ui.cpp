@@ -511,6 +511,21 @@ private slots:
         QCOMPARE(session.selectedGpus(), gpusBefore);
     }
 
+    // A misspelt "parallel" opened as one GPU without a word; it still opens, and the status bar
+    // names the key and what it likely meant.
+    void scenarioWithAMisspeltKeySaysSo()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("typo.json");
+        QVERIFY(writeText(path, R"({"format": "gpuforecast-scenario-1", "model": "gpt2_large", "batch": 4, "seq": 128,
+                                   "mode": "inference", "gpus": ["T4"], "paralel": {"tp": 4}})"));
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        QVERIFY(window.openScenario(path));
+        const QString said = window.statusBar()->currentMessage();
+        QVERIFY2(said.contains(path) && said.contains("paralel (did you mean parallel?) is not a scenario field"), qPrintable(said));
+    }
+
     // A hand-edited scenario listing a GPU twice compares it once, as ticking it would: it drew two
     // identical bars under one name.
     void scenarioListingAGpuTwiceComparesItOnce()

@@ -374,8 +374,11 @@ bool MainWindow::openScenario(const QString& path, QString* errorText)
 {
     loading_ = true;
     std::optional<QString> error;
+    std::optional<std::string> unread;
     try {
-        error = session_->applyScenario(loadScenario(path.toStdString()));
+        const Scenario scenario = loadScenario(path.toStdString());
+        unread = scenarioUnreadNote(scenario);
+        error = session_->applyScenario(scenario);
     } catch (const ForecastError& e) {
         error = QString::fromUtf8(e.what());
     }
@@ -397,6 +400,13 @@ bool MainWindow::openScenario(const QString& path, QString* errorText)
     if (!session_->selectedGpus().isEmpty())
         showGpu(session_->selectedGpus().front());
     updateTitle();
+    // A misspelt "parallel" opened as one GPU without a word; the file is left as it is.
+    if (unread) {
+        const QString note = QString("%1: %2").arg(path, QString::fromStdString(*unread));
+        statusBar()->showMessage(note, 20000);
+        if (isVisible())
+            QMessageBox::warning(this, tr("Fields not read"), note + ".");
+    }
     return true;
 }
 

@@ -69,24 +69,6 @@ bool isKnownKey(const std::string& key, bool nested)
            (key.find('.') == std::string::npos && findField(key));
 }
 
-// Levenshtein distance, small strings only (sheet keys).
-std::size_t editDistance(std::string_view a, std::string_view b)
-{
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j)
-        row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
-}
-
 // What an unread key most likely meant, for the note: a nested field written at the top level;
 // the known key within two edits (one per three letters, so that "note" is not taken for
 // "name"), ignoring case; or the keys it begins with its unit left off ("tdp" for "tdp_w").
@@ -101,16 +83,7 @@ std::string unreadHint(const std::string& key)
     candidates.push_back("interconnect.kind");
     for (const auto& f : fieldTable())
         candidates.push_back(f.key);
-    std::string best;
-    std::size_t bestDistance = 3;
-    for (const auto& c : candidates) {
-        const std::size_t d = editDistance(lower, c);
-        if (d < bestDistance && 3 * d < lower.size()) {
-            bestDistance = d;
-            best = c;
-        }
-    }
-    if (!best.empty())
+    if (const std::string best = json_fields::closestKey(key, candidates); !best.empty())
         return "did you mean " + best + "?";
     std::string starts;
     for (const auto& c : candidates)

@@ -3,9 +3,13 @@
 #include "gpuforecast/error.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <iomanip>
 #include <sstream>
+#include <vector>
+#include <string_view>
 
 namespace gpuforecast {
 
@@ -16,8 +20,14 @@ std::string plainNumber(double x)
     std::ostringstream os;
     if (std::isfinite(x) && std::floor(x) == x && std::fabs(x) < 1e15)
         os << static_cast<long long>(x);
-    else
+    else {
         os << std::setprecision(15) << x;
+        // Fifteen digits made 57.00000000000001 read "57" in "expected a whole number, got 57".
+        if (std::isfinite(x) && std::strtod(os.str().c_str(), nullptr) != x) {
+            os.str({});
+            os << std::setprecision(17) << x;
+        }
+    }
     return os.str();
 }
 
@@ -151,6 +161,44 @@ std::optional<long long> optionalInteger(const nlohmann::json& j, const Context&
     return checkedInteger(*v, ctx, key, lo, hi);
 }
 
+namespace {
+
+// Levenshtein distance, small strings only (keys).
+std::size_t editDistance(std::string_view a, std::string_view b)
+{
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+} // namespace
+
+std::string closestKey(const std::string& key, const std::vector<std::string>& candidates)
+{
+    std::string lower = key;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    std::string best;
+    std::size_t bestDistance = 3;
+    for (const auto& c : candidates) {
+        const std::size_t d = editDistance(lower, c);
+        if (d < bestDistance && 3 * d < lower.size()) {
+            bestDistance = d;
+            best = c;
+        }
+    }
+    return best;
+}
+
 nlohmann::json parse(const std::string& text, const std::string& source)
 {
     // nlohmann parses iteratively but copies and dumps recursively, so a document nested a hundred
@@ -159,6 +207,9 @@ nlohmann::json parse(const std::string& text, const std::string& source)
     if (const std::size_t depth = nestingDepth(text); depth > kMaxDepth)
         throwInputError(source, "", "not valid JSON (nested " + std::to_string(depth) + " levels deep; at most " +
                                         std::to_string(kMaxDepth) + " accepted)");
+    // "unexpected end of input; expected '[', '{', or a literal" for a file saved empty.
+    if (std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isspace(c); }))
+        throwInputError(source, "", text.empty() ? "the file is empty" : "the file holds only white space");
     try {
         return nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& e) {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <regex>
+#include <string>
+#include <cctype>
 
 namespace gpuforecast {
 namespace {
@@ -46,8 +48,11 @@ const char* pipelineScheduleName(PipelineSchedule s) { return s == PipelineSched
 
 std::optional<PipelineSchedule> pipelineScheduleFromName(std::string_view name)
 {
+    // Any case: the GUI shows "1F1B" and "GPipe", and a scenario written by hand copied that.
+    std::string lower(name);
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     for (const auto s : {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB})
-        if (name == pipelineScheduleName(s))
+        if (lower == pipelineScheduleName(s))
             return s;
     return std::nullopt;
 }

@@ -5,10 +5,25 @@
 #include "gpuforecast/json_fields.h"
 #include "gpuforecast/model_config.h"
 
+#include <algorithm>
+
 namespace gpuforecast {
 namespace {
 
 constexpr const char* kFormat = "gpuforecast-scenario-1";
+constexpr const char* kScenarioKeys[] = {"format", "model", "model_config", "batch", "seq", "mode",
+                                         "fusion", "parallel", "gpus", "custom_gpus"};
+constexpr const char* kParallelKeys[] = {"tp", "pp", "dp", "microbatches", "schedule"};
+
+template <std::size_t N>
+std::vector<std::string> unreadKeys(const nlohmann::json& j, const char* const (&known)[N], const std::string& prefix)
+{
+    std::vector<std::string> out;
+    for (const auto& item : j.items())
+        if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return item.key() == k; }) == std::end(known))
+            out.push_back(prefix + item.key());
+    return out;
+}
 
 // Every field optional (files written before multi-GPU forecasts have no "parallel" at all); whether
 // the layout suits the model is checked where the model is known, by validateLayout.
@@ -74,6 +89,10 @@ Scenario scenarioFromJson(const nlohmann::json& j, const std::string& source)
             throwInputError(source, "gpus[" + std::to_string(i) + "]", "expected a GPU id string");
         s.gpus.push_back(j["gpus"][i].get<std::string>());
     }
+    s.unreadFields = unreadKeys(j, kScenarioKeys, "");
+    if (j.contains("parallel") && j["parallel"].is_object())
+        for (auto& key : unreadKeys(j["parallel"], kParallelKeys, "parallel."))
+            s.unreadFields.push_back(std::move(key));
     if (j.contains("custom_gpus")) {
         const auto& c = j["custom_gpus"];
         if (!c.is_array() || c.size() > 256)
@@ -82,6 +101,23 @@ Scenario scenarioFromJson(const nlohmann::json& j, const std::string& source)
             s.customGpus.push_back(gpuSpecFromJson(c[i], source + ": custom_gpus[" + std::to_string(i) + "]"));
     }
     return s;
+}
+
+std::optional<std::string> scenarioUnreadNote(const Scenario& s)
+{
+    if (s.unreadFields.empty())
+        return std::nullopt;
+    std::vector<std::string> all(std::begin(kScenarioKeys), std::end(kScenarioKeys));
+    for (const char* key : kParallelKeys)
+        all.push_back(std::string("parallel.") + key);
+    std::string text;
+    for (const auto& key : s.unreadFields) {
+        text += (text.empty() ? "" : ", ") + key;
+        if (const std::string meant = json_fields::closestKey(key, all); !meant.empty())
+            text += " (did you mean " + meant + "?)";
+    }
+    const bool one = s.unreadFields.size() == 1;
+    return text + (one ? " is not a scenario field; it was not read" : " are not scenario fields; they were not read");
 }
 
 nlohmann::json parallelLayoutToJson(const ParallelLayout& l)

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,14 @@ struct Scenario {
     ParallelLayout parallel;         // optional in the file: one GPU when absent
     std::vector<std::string> gpus;  // compared GPUs, in chart order
     std::vector<GpuSpec> customGpus; // sheets that are not (or differ from) the bundled ones
+    // Keys the file had that no field reads ("paralel", "parallel.pp_size"): a misspelt "parallel"
+    // opened as one GPU without a word. Not saved back.
+    std::vector<std::string> unreadFields;
 };
+
+// One line for people when the file had keys no field reads, each with the key it most likely
+// meant ("paralel (did you mean parallel?) is not a scenario field; it was not read"); empty otherwise.
+std::optional<std::string> scenarioUnreadNote(const Scenario& s);
 
 // Validates everything a forecast will rely on (names the file and field on error).
 Scenario scenarioFromJson(const nlohmann::json& j, const std::string& source);
