@@ -136,8 +136,12 @@ void CompareChart::rebuild()
     top_ = top;
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.4, values.size() + 0.6);
-    plot_->yAxis->setLabel(measuredShown_ ? tr("Latency per step (%1, FP32); \u25C6 measured run").arg(unit.name)
-                                          : tr("Latency per step (%1, FP32)").arg(unit.name));
+    // Longest first; fitToLayout takes the longest that the axis's height holds (at 1366 x 768 the
+    // first lost its ends: "atency per step (ms, FP32); ◆ measured r").
+    yLabels_ = measuredShown_ ? QStringList{tr("Latency per step (%1, FP32); \u25C6 measured run").arg(unit.name),
+                                            tr("Latency (%1); \u25C6 measured").arg(unit.name), tr("%1; \u25C6 measured").arg(unit.name)}
+                              : QStringList{tr("Latency per step (%1, FP32)").arg(unit.name), tr("Latency (%1)").arg(unit.name)};
+    plot_->yAxis->setLabel(yLabels_.front());
     fitToLayout();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -237,6 +241,19 @@ void CompareChart::fitToLayout()
     // chart sized before it was first shown chose its labels for the plot's default 16 px slots.
     if (chooseLabels())
         plot_->replot(QCustomPlot::rpQueuedReplot); // slanted names take room from the axis rect
+    if (!yLabels_.isEmpty()) {
+        const QFontMetrics metrics(plot_->yAxis->labelFont());
+        QString fitting = yLabels_.back();
+        for (const QString& label : yLabels_)
+            if (metrics.horizontalAdvance(label) <= plot_->yAxis->axisRect()->height()) {
+                fitting = label;
+                break;
+            }
+        if (fitting != plot_->yAxis->label()) { // a real change only, or the replot comes back here
+            plot_->yAxis->setLabel(fitting);
+            plot_->replot(QCustomPlot::rpQueuedReplot);
+        }
+    }
     // Room above the tallest bar for the longest label (cut-short ones run to four lines; an
     // upright one is as tall as it is wide).
     double lines = 0;

@@ -43,6 +43,7 @@ private:
     // GPU names where they would collide. Returns whether the slant changed (a new layout).
     bool chooseLabels();
     void fitToLayout() override;
+    QStringList yLabels_; // the value axis's title, longest first
     void syncBaselineChoices();
     // Where the GPU lies against the measured GPUs (engine specCoverage): within, near the edge or
     // beyond, in the what-if panel's words. Within for a GPU the session no longer has.
