@@ -718,6 +718,24 @@ private slots:
         QVERIFY2(bad.err.contains(dir.filePath("bad.json") + ": efficiency_basis: unknown GPU 'A100'"), qPrintable(bad.err));
     }
 
+    // An NVIDIA generation the tile rule does not know loses the tile family and the issue share;
+    // the output says so (an H100 sheet renamed "Rubin" came out 7% faster without a word).
+    void sheetWithAnUnknownArchitectureIsFlagged()
+    {
+        QTemporaryDir dir;
+        const QString rubin = dir.filePath("rubin.json"), descended = dir.filePath("rubin-blackwell.json");
+        QVERIFY(writeEditedSheet("H100-SXM5-80GB", "\"architecture\": \"Hopper\"", "\"architecture\": \"Rubin\"", rubin));
+        QVERIFY(writeEditedSheet("H100-SXM5-80GB", "\"architecture\": \"Hopper\"", "\"architecture\": \"Rubin Blackwell\"", descended));
+        const Run text = cli({"predict", "--model", "gpt2_large", "--gpu", rubin, "--seq", "512"});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains("note: architecture \"Rubin\" names no SM generation the forecast knows"), qPrintable(text.out));
+        for (const auto& [gpu, unknown] : {std::pair{rubin, true}, std::pair{descended, false}, std::pair{QString("H100-SXM5-80GB"), false}}) {
+            const Run r = cli({"predict", "--model", "gpt2_large", "--gpu", gpu, "--seq", "512", "--json"});
+            const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+            QVERIFY2(j.contains("architecture_unknown") && j["architecture_unknown"].isNull() != unknown, qPrintable(gpu));
+        }
+    }
+
     // A peak typed a digit short is priced as given, but the output says the sheet disagrees with itself.
     void sheetWhosePeakDisagreesWithItsCoresIsFlagged()
     {

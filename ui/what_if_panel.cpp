@@ -108,6 +108,10 @@ void WhatIfPanel::showCoverage()
         for (const auto& line : stretch)
             beyond << QString::fromStdString(line);
     }
+    if (const auto unknown = unknownArchitectureNote(gpu)) {
+        text += tr(" Its architecture names no SM generation the forecast knows (hover for what that changes).");
+        beyond << QString::fromStdString(*unknown);
+    }
     coverage_->setText(text);
     coverage_->setToolTip(beyond.join('\n'));
 }

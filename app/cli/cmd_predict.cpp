@@ -171,6 +171,7 @@ struct Notes {
     double forecastMs = 0; // set beside `measured`, for the note's error
     std::string beyondContext; // ModelConfig::beyondContextNote: longer than a rotary model was trained
     std::vector<std::string> basisStretch; // ratios far from the basis whose efficiency the sheet reads
+    std::optional<std::string> unknownArchitecture; // an NVIDIA generation the tile rule does not know
 };
 
 void addNotes(nlohmann::json& j, const Notes& notes)
@@ -196,6 +197,7 @@ void addNotes(nlohmann::json& j, const Notes& notes)
     j["fp32_gemm_issue_share"] = notes.gemmIssueShare;
     j["read_as_new_gpu"] = notes.readAsNew ? nlohmann::json(*notes.readAsNew) : nlohmann::json(nullptr);
     j["basis_stretch"] = notes.basisStretch;
+    j["architecture_unknown"] = notes.unknownArchitecture ? nlohmann::json(*notes.unknownArchitecture) : nlohmann::json(nullptr);
     j["unlearned_classes"] = notes.unlearned;
     j["graph_checked_by_measured_runs"] = true; // every family's graph now is (kept for scripts)
     j["graph_checked_by"] = notes.graphCheck == GraphCheck::NeuSightRuns ? "neusight" : "ours_h200";
@@ -249,6 +251,8 @@ void printNotes(const Notes& notes)
                     through.c_str(), e.text.c_str());
     for (const auto& line : notes.basisStretch)
         std::printf("  note: %s\n", line.c_str());
+    if (notes.unknownArchitecture)
+        std::printf("  note: %s\n", notes.unknownArchitecture->c_str());
     if (notes.coverage.donor)
         std::printf("  note: %s%s\n", notes.efficiencyBasis.empty() ? "" : (notes.efficiencyBasis + " in turn: ").c_str(),
                     describeDonor(*notes.coverage.donor).c_str());
@@ -389,7 +393,8 @@ int runPredict(const std::vector<std::string>& args)
                       config.source, donorSheet ? slotPoweredDonorCaution(gpu, *donorSheet, donor->weight) : std::nullopt,
                       fromFile ? readAsNewGpuNote(gpu, forecaster.tiles().gpus()) : std::nullopt,
                       config.saysFp32() ? std::string() : config.dtype, config.precisionDifference(),
-                      fp32GemmIssueShare(gpu), std::nullopt, 0, config.beyondContextNote(options.seq), basisStretch(gpu)};
+                      fp32GemmIssueShare(gpu), std::nullopt, 0, config.beyondContextNote(options.seq), basisStretch(gpu),
+                      unknownArchitectureNote(gpu)};
     // Beside a forecast of a bundled model on a bundled GPU, what was measured of exactly that.
     const std::string modelArg = a.required("--model");
     if (!fromFile && modelArg == config.id && fs::exists(dataDir / "models" / (modelArg + ".json")))

@@ -116,6 +116,19 @@ std::vector<std::string> basisStretch(const GpuSpec& gpu, double limit)
     return out;
 }
 
+std::optional<std::string> unknownArchitectureNote(const GpuSpec& gpu)
+{
+    std::string vendor = gpu.vendor;
+    std::transform(vendor.begin(), vendor.end(), vendor.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (gpu.architecture.empty() || vendor.find("nvidia") == std::string::npos || !gemmKernelFamily(gpu.architecture).empty())
+        return std::nullopt;
+    return "architecture \"" + gpu.architecture +
+           "\" names no SM generation the forecast knows (Maxwell, Pascal, Volta, Turing, Ampere, Ada, Hopper, "
+           "Blackwell): its GEMM tiles are taken from the measured GPU nearest in per-SM rates and no FP32 issue share "
+           "is applied; add the generation it descends from to the field (\"" + gpu.architecture + " Blackwell\") to "
+           "forecast it as that one";
+}
+
 bool isMeasuredGpuAsTrained(const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured)
 {
     return std::any_of(measured.begin(), measured.end(), [&](const ReferenceGpu& m) { return isTrainedOn(gpu, m); });
