@@ -1395,6 +1395,8 @@ private slots:
         QCOMPARE(formatLatencyIn(65005.389, latencyUnitFor(2e4)), QString("65.01 s"));
         QCOMPARE(formatLatencyIn(733166.4, latencyUnitFor(2e4)), QString("733.17 s"));
         QCOMPARE(formatLatencyIn(7331664, latencyUnitFor(2e4)), QString("7332 s"));
+        QCOMPARE(formatLatencyIn(226963e3, latencyUnitFor(226963e3)), QString("63.05 h")); // not "226963 s"
+        QCOMPARE(formatLatencyIn(7331664, latencyUnitFor(226963e3)), QString("2.04 h"));
 
         // BERT-large training at batch 64 on a P4: a minute a step, 0.98 samples a second.
         ForecastSession session(nullptr, store());

@@ -59,7 +59,8 @@ QString formatBytes(double bytes)
 
 LatencyUnit latencyUnitFor(double largestMs)
 {
-    return largestMs < 1e4 ? LatencyUnit{"ms", 1} : LatencyUnit{"s", 1e3};
+    // Past three hours, hours: a week-long step's bar read "226963 s".
+    return largestMs < 1e4 ? LatencyUnit{"ms", 1} : largestMs < 1.08e7 ? LatencyUnit{"s", 1e3} : LatencyUnit{"h", 3.6e6};
 }
 
 QString formatLatencyIn(double ms, const LatencyUnit& unit, int msDecimals)

@@ -16,7 +16,8 @@ QString formatRate(double perSecond, const QString& unit);
 QString formatBytes(double bytes);
 
 // Latency axes hold milliseconds; past 10 s their ticks read seconds (a 70B training step's axis
-// read "3·10^6" ms). The unit's name for the axis label, and what one of it is in milliseconds.
+// read "3·10^6" ms), past three hours hours. The unit's name for the axis label, and what one of
+// it is in milliseconds.
 struct LatencyUnit {
     QString name;
     double ms = 1;
