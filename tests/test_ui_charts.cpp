@@ -700,6 +700,18 @@ private slots:
         QVERIFY2(many.startsWith("6 GPUs; fastest H100-SXM5-80GB: ") && many.contains("slowest P4: ") &&
                      !many.contains("T4") && !many.contains(" ms"),
                  qPrintable(many));
+
+        // Past three hours, hours, ticked at round hours (at round milliseconds they read 13.8889,
+        // 27.7778, ... h): Llama 3 8B training at 512 x 8192 on a P4 takes 63 h a step.
+        QVERIFY(!session.setModel("llama3_8b"));
+        QVERIFY(!session.setOptions(GraphOptions{512, 8192, true, false}));
+        session.setSelectedGpus({"P4"});
+        compare.plot()->replot();
+        QVERIFY2(compare.plot()->yAxis->label().contains("(h, FP32)"), qPrintable(compare.plot()->yAxis->label()));
+        const QVector<QString> ticks = compare.plot()->yAxis->tickVectorLabels();
+        QVERIFY(ticks.size() >= 3);
+        for (const QString& tick : ticks)
+            QVERIFY2(QRegularExpression("^[0-9]+(\\.[0-9])?$").match(tick).hasMatch(), qPrintable(QStringList(ticks.begin(), ticks.end()).join(' ')));
     }
 
     void compareLabelsFitTheirBars()

@@ -96,6 +96,12 @@ protected:
     {
         return Base::getTickLabel(tick / msPerUnit_, locale, formatChar, precision);
     }
+    // Round steps in the unit, not in milliseconds: an hour is 3.6e6 ms, and ticks at round
+    // milliseconds read 13.8889, 27.7778, ... h.
+    double getTickStep(const QCPRange& range) override
+    {
+        return Base::getTickStep(QCPRange(range.lower / msPerUnit_, range.upper / msPerUnit_)) * msPerUnit_;
+    }
 
 private:
     double msPerUnit_;
