@@ -67,7 +67,8 @@ private slots:
         const Scenario t = scenarioFromJson(typo, "t.json");
         QCOMPARE(t.unreadFields, (std::vector<std::string>{"my_notes", "paralel", "parallel.pp_size"}));
         QCOMPARE(QString::fromStdString(scenarioUnreadNote(t).value_or("")),
-                 QString("my_notes, paralel (did you mean parallel?), parallel.pp_size are not scenario fields; they were not read"));
+                 QString("my_notes, paralel (did you mean parallel?), parallel.pp_size are not scenario fields; they were not read, "
+                         "and saving the scenario leaves them out"));
         // The GUI shows "1F1B" and "GPipe"; a scenario written by hand in those words opens.
         j["parallel"]["schedule"] = "1F1B";
         QVERIFY(scenarioFromJson(j, "s.json").parallel.schedule == PipelineSchedule::OneFOneB);

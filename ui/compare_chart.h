@@ -43,7 +43,6 @@ private:
     // GPU names where they would collide. Returns whether the slant changed (a new layout).
     bool chooseLabels();
     void fitToLayout() override;
-    QStringList yLabels_; // the value axis's title, longest first
     void syncBaselineChoices();
     // Where the GPU lies against the measured GPUs (engine specCoverage): within, near the edge or
     // beyond, in the what-if panel's words. Within for a GPU the session no longer has.
@@ -68,6 +67,7 @@ private:
     bool compactLabels_ = false; // the labels show time and speed-up only
     bool measuredShown_ = false; // a measured run's mark is drawn (the axis label says what it is)
     bool uprightLabels_ = false; // even those would collide: the time alone, turned upright
+    QStringList yLabels_;        // the value axis's title, longest first; fitToLayout picks one
 };
 
 } // namespace gpuforecast::ui

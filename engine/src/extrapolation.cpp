@@ -118,9 +118,7 @@ std::vector<std::string> basisStretch(const GpuSpec& gpu, double limit)
 
 std::optional<std::string> unknownArchitectureNote(const GpuSpec& gpu)
 {
-    std::string vendor = gpu.vendor;
-    std::transform(vendor.begin(), vendor.end(), vendor.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    if (gpu.architecture.empty() || vendor.find("nvidia") == std::string::npos || !gemmKernelFamily(gpu.architecture).empty())
+    if (gpu.architecture.empty() || !gpu.vendorIsNvidia() || !gemmKernelFamily(gpu.architecture).empty())
         return std::nullopt;
     return "architecture \"" + gpu.architecture +
            "\" names no SM generation the forecast knows (Maxwell, Pascal, Volta, Turing, Ampere, Ada, Hopper, "

@@ -66,9 +66,7 @@ bool l1SharesArrayWithSharedMemory(const GpuSpec& gpu)
     const std::string family = gemmKernelFamily(gpu.architecture);
     if (!family.empty())
         return family != "maxwell";
-    std::string vendor = gpu.vendor;
-    std::transform(vendor.begin(), vendor.end(), vendor.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return vendor.find("nvidia") != std::string::npos; // "NVIDIA", "NVIDIA Corporation"
+    return gpu.vendorIsNvidia();
 }
 
 // L1 a streaming kernel can cache in. Where L1 and shared memory are one array, the kernels ran

@@ -253,10 +253,18 @@ void validateGpuSpec(const GpuSpec& spec, const std::string& source)
     }
 }
 
+bool GpuSpec::vendorIsNvidia() const
+{
+    std::string lower = vendor;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return lower.find("nvidia") != std::string::npos;
+}
+
 namespace {
 
-GpuSpec withResourcesBy(const GpuSpec& sheet, const GpuSpec& other, const double& (*pick)(const double&, const double&))
+GpuSpec withResourcesBy(const GpuSpec& sheet, const GpuSpec& other, bool greater)
 {
+    const auto pick = [greater](double a, double b) { return greater ? std::max(a, b) : std::min(a, b); };
     GpuSpec g = sheet;
     const double sms = pick(sheet.smCount, other.smCount);
     // Per SM, so that the lesser sheet is one the GPU could run as on some of its SMs.
@@ -274,12 +282,12 @@ GpuSpec withResourcesBy(const GpuSpec& sheet, const GpuSpec& other, const double
 
 GpuSpec withLesserResources(const GpuSpec& sheet, const GpuSpec& other)
 {
-    return withResourcesBy(sheet, other, &std::min<double>);
+    return withResourcesBy(sheet, other, false);
 }
 
 GpuSpec withGreaterResources(const GpuSpec& sheet, const GpuSpec& other)
 {
-    return withResourcesBy(sheet, other, &std::max<double>);
+    return withResourcesBy(sheet, other, true);
 }
 
 std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec)

@@ -117,7 +117,8 @@ std::optional<std::string> scenarioUnreadNote(const Scenario& s)
             text += " (did you mean " + meant + "?)";
     }
     const bool one = s.unreadFields.size() == 1;
-    return text + (one ? " is not a scenario field; it was not read" : " are not scenario fields; they were not read");
+    return text + (one ? " is not a scenario field; it was not read, and saving the scenario leaves it out"
+                       : " are not scenario fields; they were not read, and saving the scenario leaves them out");
 }
 
 nlohmann::json parallelLayoutToJson(const ParallelLayout& l)

@@ -280,9 +280,7 @@ double fp32GemmIssueShare(const GpuSpec& gpu)
     constexpr double kSingleDispatchShare = 0.90;
     if (gpu.readAsMeasuredGpu || gpu.coresPerSm < 128 || gemmKernelFamily(gpu.architecture) != "ampere")
         return 1.0;
-    std::string vendor = gpu.vendor;
-    std::transform(vendor.begin(), vendor.end(), vendor.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return vendor.empty() || vendor.find("nvidia") != std::string::npos ? kSingleDispatchShare : 1.0;
+    return gpu.vendor.empty() || gpu.vendorIsNvidia() ? kSingleDispatchShare : 1.0;
 }
 
 GemmTile heuristicGemmTile(const Kernel& k, const GpuSpec& gpu)

@@ -77,6 +77,8 @@ struct GpuSpec {
     // The optional SM fields as forecasts read them (128 KB, 2048 threads when not given).
     double l1CacheKbOrDefault() const { return l1CacheKb > 0 ? l1CacheKb : 128; }
     double threadsPerSmOrDefault() const { return maxThreadsPerSm > 0 ? maxThreadsPerSm : 2048; }
+    // Whether the vendor field names NVIDIA, in any case ("NVIDIA", "NVIDIA Corporation").
+    bool vendorIsNvidia() const;
 };
 
 // One numeric field of the spec sheet, as the loader, the validator and the GUI's editor see it.

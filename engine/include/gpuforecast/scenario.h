@@ -27,7 +27,7 @@ struct Scenario {
 };
 
 // One line for people when the file had keys no field reads, each with the key it most likely
-// meant ("paralel (did you mean parallel?) is not a scenario field; it was not read"); empty otherwise.
+// meant ("paralel (did you mean parallel?) is not a scenario field; it was not read, ..."); empty otherwise.
 std::optional<std::string> scenarioUnreadNote(const Scenario& s);
 
 // Validates everything a forecast will rely on (names the file and field on error).
