@@ -67,8 +67,20 @@ private slots:
         const Scenario t = scenarioFromJson(typo, "t.json");
         QCOMPARE(t.unreadFields, (std::vector<std::string>{"my_notes", "paralel", "parallel.pp_size"}));
         QCOMPARE(QString::fromStdString(scenarioUnreadNote(t).value_or("")),
-                 QString("my_notes, paralel (did you mean parallel?), parallel.pp_size are not scenario fields; they were not read, "
-                         "and saving the scenario leaves them out"));
+                 QString("my_notes, paralel (did you mean parallel?), parallel.pp_size are not scenario fields; they were not read "
+                         "(saving the scenario keeps them as they are)"));
+        // They go back as they were, at both levels, and never over a field the scenario writes.
+        const json saved = scenarioToJson(t);
+        QCOMPARE(saved["my_notes"], json("kept for me"));
+        QCOMPARE(saved["paralel"], json::object());
+        QCOMPARE(saved["parallel"]["pp_size"], json(2));
+        QCOMPARE(saved["parallel"]["pp"], json(4));
+        QCOMPARE(scenarioFromJson(saved, "saved.json").unreadFields, t.unreadFields);
+        Scenario clash = t;
+        clash.unreadJson["batch"] = 99;
+        clash.unreadJson["parallel"]["tp"] = 99;
+        QCOMPARE(scenarioToJson(clash)["batch"], json(t.options.batch));
+        QCOMPARE(scenarioToJson(clash)["parallel"]["tp"], json(2));
         // The GUI shows "1F1B" and "GPipe"; a scenario written by hand in those words opens.
         j["parallel"]["schedule"] = "1F1B";
         QVERIFY(scenarioFromJson(j, "s.json").parallel.schedule == PipelineSchedule::OneFOneB);

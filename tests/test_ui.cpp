@@ -524,6 +524,12 @@ private slots:
         QVERIFY(window.openScenario(path));
         const QString said = window.statusBar()->currentMessage();
         QVERIFY2(said.contains(path) && said.contains("paralel (did you mean parallel?) is not a scenario field"), qPrintable(said));
+        // Saving keeps the key and its value, so the user can still fix the file by hand.
+        const QString saved = dir.filePath("saved.json");
+        QVERIFY(window.saveScenario(saved));
+        const auto j = nlohmann::json::parse(readFile(saved.toStdString()));
+        QCOMPARE(j["paralel"], nlohmann::json::parse(R"({"tp": 4})"));
+        QCOMPARE(j["gpus"], nlohmann::json::parse(R"(["T4"])"));
     }
 
     // A hand-edited scenario listing a GPU twice compares it once, as ticking it would: it drew two

@@ -108,6 +108,7 @@ Scenario ForecastSession::toScenario() const
         if (isUserGpu(id))
             s.customGpus.push_back(*gpu(id));
     }
+    s.unreadJson = scenarioExtras_;
     return s;
 }
 
@@ -186,6 +187,7 @@ std::optional<QString> ForecastSession::applyScenario(const Scenario& sc)
         if (!selected_.contains(id))
             selected_ << id;
     }
+    scenarioExtras_ = sc.unreadJson;
     recompute();
     return std::nullopt;
 }

@@ -118,6 +118,7 @@ private:
     std::shared_ptr<const ModelConfig> model_;
     QString modelName_;
     nlohmann::json modelJson_; // the loaded config.json, embedded in scenarios of non-bundled models
+    nlohmann::json scenarioExtras_; // keys of the opened scenario that no field reads, saved back as they were
     bool modelBundled_ = true;
     GraphOptions options_{4, 1024, false, false};
     ParallelLayout layout_;

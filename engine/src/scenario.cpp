@@ -15,13 +15,14 @@ constexpr const char* kScenarioKeys[] = {"format", "model", "model_config", "bat
                                          "fusion", "parallel", "gpus", "custom_gpus"};
 constexpr const char* kParallelKeys[] = {"tp", "pp", "dp", "microbatches", "schedule"};
 
+// The keys of `j` that are not in `known`, with their values.
 template <std::size_t N>
-std::vector<std::string> unreadKeys(const nlohmann::json& j, const char* const (&known)[N], const std::string& prefix)
+nlohmann::json unreadKeys(const nlohmann::json& j, const char* const (&known)[N])
 {
-    std::vector<std::string> out;
+    nlohmann::json out = nlohmann::json::object();
     for (const auto& item : j.items())
         if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return item.key() == k; }) == std::end(known))
-            out.push_back(prefix + item.key());
+            out[item.key()] = item.value();
     return out;
 }
 
@@ -89,10 +90,18 @@ Scenario scenarioFromJson(const nlohmann::json& j, const std::string& source)
             throwInputError(source, "gpus[" + std::to_string(i) + "]", "expected a GPU id string");
         s.gpus.push_back(j["gpus"][i].get<std::string>());
     }
-    s.unreadFields = unreadKeys(j, kScenarioKeys, "");
-    if (j.contains("parallel") && j["parallel"].is_object())
-        for (auto& key : unreadKeys(j["parallel"], kParallelKeys, "parallel."))
-            s.unreadFields.push_back(std::move(key));
+    nlohmann::json unread = unreadKeys(j, kScenarioKeys);
+    for (const auto& item : unread.items())
+        s.unreadFields.push_back(item.key());
+    if (j.contains("parallel") && j["parallel"].is_object()) {
+        const nlohmann::json inParallel = unreadKeys(j["parallel"], kParallelKeys); // named: items() refers to it
+        for (const auto& item : inParallel.items()) {
+            s.unreadFields.push_back("parallel." + item.key());
+            unread["parallel"][item.key()] = item.value();
+        }
+    }
+    if (!unread.empty())
+        s.unreadJson = std::move(unread);
     if (j.contains("custom_gpus")) {
         const auto& c = j["custom_gpus"];
         if (!c.is_array() || c.size() > 256)
@@ -117,8 +126,8 @@ std::optional<std::string> scenarioUnreadNote(const Scenario& s)
             text += " (did you mean " + meant + "?)";
     }
     const bool one = s.unreadFields.size() == 1;
-    return text + (one ? " is not a scenario field; it was not read, and saving the scenario leaves it out"
-                       : " are not scenario fields; they were not read, and saving the scenario leaves them out");
+    return text + (one ? " is not a scenario field; it was not read (saving the scenario keeps it as it is)"
+                       : " are not scenario fields; they were not read (saving the scenario keeps them as they are)");
 }
 
 nlohmann::json parallelLayoutToJson(const ParallelLayout& l)
@@ -145,6 +154,17 @@ nlohmann::json scenarioToJson(const Scenario& s)
     j["custom_gpus"] = nlohmann::json::array();
     for (const auto& g : s.customGpus)
         j["custom_gpus"].push_back(gpuSpecToJson(g));
+    // The file's own extra keys go back as they were, but never over a field the scenario writes.
+    if (s.unreadJson.is_object())
+        for (const auto& [key, value] : s.unreadJson.items()) {
+            if (key == "parallel" && value.is_object()) {
+                for (const auto& [leaf, inner] : value.items())
+                    if (!j["parallel"].contains(leaf))
+                        j["parallel"][leaf] = inner;
+            } else if (!j.contains(key)) {
+                j[key] = value;
+            }
+        }
     return j;
 }
 

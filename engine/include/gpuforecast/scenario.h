@@ -22,8 +22,11 @@ struct Scenario {
     std::vector<std::string> gpus;  // compared GPUs, in chart order
     std::vector<GpuSpec> customGpus; // sheets that are not (or differ from) the bundled ones
     // Keys the file had that no field reads ("paralel", "parallel.pp_size"): a misspelt "parallel"
-    // opened as one GPU without a word. Not saved back.
+    // opened as one GPU without a word. They and their values (`unreadJson`, an object, or null when
+    // there are none) are written back on save, never over a field the scenario writes: a user's
+    // notes in the file survive a round trip, as a spec sheet's do.
     std::vector<std::string> unreadFields;
+    nlohmann::json unreadJson;
 };
 
 // One line for people when the file had keys no field reads, each with the key it most likely
