@@ -212,20 +212,8 @@ json gpuSpecToJson(const GpuSpec& s)
     if (!s.efficiencyBasisId.empty())
         j["efficiency_basis"] = s.efficiencyBasisId;
     // The file's own extra fields go back as they were, but never over a field the sheet writes.
-    if (!s.unreadFieldsJson.empty()) {
-        json kept = json::parse(s.unreadFieldsJson, nullptr, false);
-        if (!kept.is_object())
-            kept = json::object();
-        for (const auto& [key, value] : kept.items()) {
-            if (key == "interconnect" && value.is_object()) {
-                for (const auto& [leaf, inner] : value.items())
-                    if (!j["interconnect"].contains(leaf))
-                        j["interconnect"][leaf] = inner;
-            } else if (!j.contains(key)) {
-                j[key] = value;
-            }
-        }
-    }
+    if (!s.unreadFieldsJson.empty())
+        json_fields::restoreUnreadKeys(j, json::parse(s.unreadFieldsJson, nullptr, false), "interconnect");
     return j;
 }
 

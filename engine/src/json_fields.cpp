@@ -199,6 +199,21 @@ std::string closestKey(const std::string& key, const std::vector<std::string>& c
     return best;
 }
 
+void restoreUnreadKeys(nlohmann::json& out, const nlohmann::json& kept, const std::string& nested)
+{
+    if (!kept.is_object())
+        return;
+    for (const auto& [key, value] : kept.items()) {
+        if (key == nested && value.is_object()) {
+            for (const auto& [leaf, inner] : value.items())
+                if (!out[nested].contains(leaf))
+                    out[nested][leaf] = inner;
+        } else if (!out.contains(key)) {
+            out[key] = value;
+        }
+    }
+}
+
 nlohmann::json parse(const std::string& text, const std::string& source)
 {
     // nlohmann parses iteratively but copies and dumps recursively, so a document nested a hundred

@@ -154,17 +154,7 @@ nlohmann::json scenarioToJson(const Scenario& s)
     j["custom_gpus"] = nlohmann::json::array();
     for (const auto& g : s.customGpus)
         j["custom_gpus"].push_back(gpuSpecToJson(g));
-    // The file's own extra keys go back as they were, but never over a field the scenario writes.
-    if (s.unreadJson.is_object())
-        for (const auto& [key, value] : s.unreadJson.items()) {
-            if (key == "parallel" && value.is_object()) {
-                for (const auto& [leaf, inner] : value.items())
-                    if (!j["parallel"].contains(leaf))
-                        j["parallel"][leaf] = inner;
-            } else if (!j.contains(key)) {
-                j[key] = value;
-            }
-        }
+    json_fields::restoreUnreadKeys(j, s.unreadJson, "parallel");
     return j;
 }
 

@@ -38,6 +38,11 @@ std::string plainNumber(double x);
 // most one edit per three letters (so that "note" is not taken for "name"); empty when none is.
 std::string closestKey(const std::string& key, const std::vector<std::string>& candidates);
 
+// Writes a file's keys that no field reads (`kept`, an object; anything else is ignored) back into
+// the JSON about to be saved, never over a key `out` already has. Inside the object `nested`
+// ("interconnect", "parallel") the same holds one level down, so a stray key there is kept too.
+void restoreUnreadKeys(nlohmann::json& out, const nlohmann::json& kept, const std::string& nested);
+
 // Parses text into JSON, turning every nlohmann exception into a ForecastError naming the source.
 nlohmann::json parse(const std::string& text, const std::string& source);
 
