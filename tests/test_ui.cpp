@@ -1432,6 +1432,7 @@ private slots:
         for (const QString& text : texts)
             QVERIFY2(!text.contains(zero), qPrintable(text));
         BreakdownChart breakdown(&session);
+        breakdown.resize(1200, 600); // shown at its 218 x 100 size hint, the title is the shortest form: "s"
         breakdown.show();
         QVERIFY(QTest::qWaitForWindowExposed(&breakdown));
         QVERIFY2(breakdown.plot()->yAxis->label().contains("(s)"), qPrintable(breakdown.plot()->yAxis->label()));

@@ -623,6 +623,58 @@ private slots:
         }
     }
 
+    // In a 1024 x 640 window the charts get about 560 x 240 pixels: the staircase's tick labels ran
+    // together ("0200040006008000"), the Waves panels' axis titles into each other, and Breakdown's
+    // value title lost its closing bracket. Each axis now takes a shorter title that fits, and the
+    // staircase fewer ticks; at a wide size the full titles come back.
+    void axisTitlesAndTicksFitALaptopWindow()
+    {
+        ForecastSession session(nullptr, store());
+        WavesChart waves(&session);
+        BreakdownChart breakdown(&session);
+        for (const QSize size : {QSize(560, 240), QSize(1600, 700)})
+            for (ChartWidget* chart : std::initializer_list<ChartWidget*>{&waves, &breakdown}) {
+                chart->resize(size);
+                chart->show();
+                QVERIFY(QTest::qWaitForWindowExposed(chart));
+                QTest::qWait(50); // the resize's replot, and the one it queues
+                const QString where = QString("%1 at %2 px").arg(chart->metaObject()->className()).arg(size.width());
+                for (QCPAxisRect* rect : chart->plot()->axisRects())
+                    for (QCPAxis* axis : rect->axes(QCPAxis::atLeft | QCPAxis::atBottom)) {
+                        const bool across = axis->orientation() == Qt::Horizontal;
+                        const int room = across ? rect->width() : rect->height();
+                        QVERIFY2(!axis->label().isEmpty() && QFontMetrics(axis->labelFont()).horizontalAdvance(axis->label()) <= room,
+                                 qPrintable(where + ": " + axis->label()));
+                        if (size.width() > 1000) // the full titles ("Kernel latency (ms)", the shortest), not "Latency (ms)"
+                            QVERIFY2(axis->label().size() >= 19, qPrintable(where + ": " + axis->label()));
+                        if (!across || axis->scaleType() != QCPAxis::stLinear)
+                            continue;
+                        const QVector<double> ticks = axis->tickVector();
+                        const QVector<QString> labels = axis->tickVectorLabels();
+                        QVERIFY2(ticks.size() >= 2, qPrintable(where));
+                        for (qsizetype i = 1; i < ticks.size(); ++i) {
+                            const QFontMetrics metrics(axis->tickLabelFont());
+                            const double gap = axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1]);
+                            const double needed = (metrics.horizontalAdvance(labels[i - 1]) + metrics.horizontalAdvance(labels[i])) / 2.0;
+                            QVERIFY2(gap > needed, qPrintable(QString("%1: %2 and %3 %4 px apart").arg(where, labels[i - 1], labels[i]).arg(gap)));
+                        }
+                    }
+            }
+        // The two Waves panels' x titles, centred under each, do not reach into each other.
+        waves.resize(560, 240);
+        QTest::qWait(50);
+        const auto rects = waves.plot()->axisRects();
+        QCOMPARE(rects.size(), 2);
+        const auto titleSpan = [](QCPAxis* axis) {
+            const double half = QFontMetrics(axis->labelFont()).horizontalAdvance(axis->label()) / 2.0;
+            const double centre = axis->axisRect()->left() + axis->axisRect()->width() / 2.0;
+            return std::pair{centre - half, centre + half};
+        };
+        const auto [leftStart, leftEnd] = titleSpan(rects[1]->axis(QCPAxis::atBottom)); // the law, left of the staircase
+        const auto [rightStart, rightEnd] = titleSpan(rects[0]->axis(QCPAxis::atBottom));
+        QVERIFY2(leftEnd < rightStart || rightEnd < leftStart, qPrintable(QString("%1..%2 and %3..%4").arg(leftStart).arg(leftEnd).arg(rightStart).arg(rightEnd)));
+    }
+
     // Eight GPUs' full labels ran into each other and off the plot. Where a label does not fit its
     // bar's slot, every bar shows time and speed-up only, and the hover has the rest.
     // A log latency axis keeps a P4 and a B200 both readable; every bar starts below the fastest

@@ -112,7 +112,9 @@ void BreakdownChart::rebuild()
     fitToLayout();
     const LatencyUnit unit = norm ? LatencyUnit{"%", 1} : latencyUnitFor(top_);
     setLatencyTicker(plot_->yAxis, unit);
-    plot_->yAxis->setLabel(norm ? tr("Share of step time (%)") : tr("Latency per step (%1)").arg(unit.name));
+    yLabels_ = norm ? QStringList{tr("Share of step time (%)"), tr("Share (%)"), tr("%")}
+                    : QStringList{tr("Latency per step (%1)").arg(unit.name), tr("Latency (%1)").arg(unit.name), unit.name};
+    plot_->yAxis->setLabel(yLabels_.front()); // fitToLayout shortens it where the next layout is too short
     const ParallelLayout& layout = session_->layout();
     const QString gpus = layout.gpus() == 1 ? QString()
                                             : tr(", busiest of %1 GPUs (TP %2, PP %3, DP %4)")
@@ -195,6 +197,7 @@ void BreakdownChart::fitToLayout()
     for (const QString& name : gpuNames_)
         shown << shortGpuName(name);
     const bool slanted = slantCrowdedNames(plot_->xAxis, shown); // at this width: six names ran together
+    fitAxisLabel(plot_->yAxis, yLabels_);
     if (slanted || std::abs(plot_->yAxis->range().upper - upper) > 1e-9 * upper || plot_->yAxis->range().lower != 0) {
         plot_->yAxis->setRange(0, upper);
         plot_->yAxis->axisRect()->update(QCPLayoutElement::upPreparation); // its ticks, for this draw

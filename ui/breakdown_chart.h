@@ -54,6 +54,7 @@ private:
     std::vector<Outline> outlines_;
     double top_ = 0; // the tallest bar
     QStringList gpuNames_;
+    QStringList yLabels_; // the value axis's title, longest first; fitToLayout picks one
 };
 
 } // namespace gpuforecast::ui

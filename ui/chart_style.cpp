@@ -148,6 +148,30 @@ double labelHeadroom(const QCPAxisRect* rect, const QFont& font, double lines)
     return share / (1 - share); // the text takes `share` of the axis once the range grows by this
 }
 
+QString longestFitting(const QStringList& forms, const QFont& font, double room)
+{
+    const QFontMetrics metrics(font);
+    for (const QString& form : forms) {
+        int widest = 0;
+        for (const QString& line : form.split('\n'))
+            widest = std::max(widest, metrics.horizontalAdvance(line));
+        if (widest <= room)
+            return form;
+    }
+    return forms.isEmpty() ? QString() : forms.back();
+}
+
+bool fitAxisLabel(QCPAxis* axis, const QStringList& forms)
+{
+    const QCPAxisRect* rect = axis->axisRect();
+    const double room = axis->orientation() == Qt::Horizontal ? rect->width() : rect->height();
+    const QString fitting = longestFitting(forms, axis->labelFont(), room);
+    if (fitting == axis->label())
+        return false;
+    axis->setLabel(fitting);
+    return true;
+}
+
 bool slantCrowdedNames(QCPAxis* keyAxis, const QStringList& names)
 {
     const double slot = keyAxis->coordToPixel(2) - keyAxis->coordToPixel(1);

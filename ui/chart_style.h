@@ -43,6 +43,14 @@ void setLatencyTicker(QCPAxis* axis, const LatencyUnit& unit, bool logScale = fa
 // text in `font` fit over it, in the axis rect's current pixel height: a fixed share of the
 // range clipped the top line in a short window. Where the rect is too short, at most 4x the range.
 double labelHeadroom(const QCPAxisRect* rect, const QFont& font, double lines);
+// The longest of `forms` (given longest first) whose widest line fits `room` pixels in `font`; the
+// last form when none does.
+QString longestFitting(const QStringList& forms, const QFont& font, double room);
+// Titles `axis` with the longest of `forms` that fits along its axis rect (its width, or its height
+// for a vertical axis): at 1024 x 640 the Waves panels' titles ran into each other and Breakdown's
+// lost its closing bracket. Call after a layout (ChartWidget::fitToLayout); returns whether the
+// title changed. A one-line title's length never changes the layout, so no replot is needed.
+bool fitAxisLabel(QCPAxis* axis, const QStringList& forms);
 // Slants the names under bars at keys 1, 2, ... when the longest would run into its neighbour's.
 // Returns whether the slant changed (a change needs a replot).
 bool slantCrowdedNames(QCPAxis* keyAxis, const QStringList& names);

@@ -241,19 +241,8 @@ void CompareChart::fitToLayout()
     // chart sized before it was first shown chose its labels for the plot's default 16 px slots.
     if (chooseLabels())
         plot_->replot(QCustomPlot::rpQueuedReplot); // slanted names take room from the axis rect
-    if (!yLabels_.isEmpty()) {
-        const QFontMetrics metrics(plot_->yAxis->labelFont());
-        QString fitting = yLabels_.back();
-        for (const QString& label : yLabels_)
-            if (metrics.horizontalAdvance(label) <= plot_->yAxis->axisRect()->height()) {
-                fitting = label;
-                break;
-            }
-        if (fitting != plot_->yAxis->label()) { // a real change only, or the replot comes back here
-            plot_->yAxis->setLabel(fitting);
-            plot_->replot(QCustomPlot::rpQueuedReplot);
-        }
-    }
+    if (!yLabels_.isEmpty() && fitAxisLabel(plot_->yAxis, yLabels_)) // a real change only, or the replot comes back here
+        plot_->replot(QCustomPlot::rpQueuedReplot);
     // Room above the tallest bar for the longest label (cut-short ones run to four lines; an
     // upright one is as tall as it is wide).
     double lines = 0;

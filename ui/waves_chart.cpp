@@ -102,6 +102,35 @@ private:
     bool steps_ = true;
 };
 
+// Linear ticks no closer than their labels allow: in a 1024 x 640 window the staircase's 0, 2000,
+// ..., 8000 ran together into one string. Like DecadeTicker it reads the previous layout's width,
+// and stale() says when that width would decide otherwise.
+class SpacedTicker : public QCPAxisTicker {
+public:
+    explicit SpacedTicker(const QCPAxis* axis) : axis_(axis) {}
+    bool stale() const { return countFor(axis_->range()) != tickCount(); }
+
+protected:
+    double getTickStep(const QCPRange& range) override
+    {
+        setTickCount(countFor(range));
+        return QCPAxisTicker::getTickStep(range);
+    }
+
+private:
+    int countFor(const QCPRange& range) const
+    {
+        const QFontMetrics metrics(axis_->tickLabelFont());
+        const int label = std::max(metrics.horizontalAdvance(QString::number(std::llround(range.upper))),
+                                   metrics.horizontalAdvance(QString::number(std::llround(range.lower))));
+        // A label and two characters' gap per tick, with half again to spare: the base ticker rounds
+        // the step to 1, 2, 2.5 or 5 of a decade, which may be that much smaller than asked.
+        const double perTick = 1.5 * (label + 2 * metrics.averageCharWidth());
+        return std::clamp(int(axis_->axisRect()->width() / perTick), 2, 5);
+    }
+    const QCPAxis* axis_;
+};
+
 } // namespace
 
 std::vector<WaveSweep> sweepKernel(const ForecastSession& session, std::span<const Kernel> perGpu, int points)
@@ -194,9 +223,12 @@ WavesChart::WavesChart(ForecastSession* session, QWidget* parent)
     utilizationRect_->axis(QCPAxis::atRight)->setVisible(false);
     QCPAxis* waves = utilizationRect_->axis(QCPAxis::atBottom);
     waves->setScaleType(QCPAxis::stLogarithmic);
-    waves->setLabel(tr("Waves (tiles / SMs, log scale)"));
-    utilizationRect_->axis(QCPAxis::atLeft)->setLabel(tr("Utilization of the roofline"));
-    plot_->yAxis->setLabel(tr("Kernel latency (ms)"));
+    // Each title with shorter forms for a narrow panel; the staircase's x title follows the kernel.
+    axisTitles_ = {{waves, {tr("Waves (tiles / SMs, log scale)"), tr("Waves (log scale)"), tr("Waves")}},
+                   {utilizationRect_->axis(QCPAxis::atLeft), {tr("Utilization of the roofline"), tr("Utilization")}},
+                   {plot_->yAxis, {tr("Kernel latency (ms)"), tr("Latency (ms)"), tr("ms")}},
+                   {plot_->xAxis, {}}};
+    plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new SpacedTicker(plot_->xAxis)));
     enableToolTips();
     followSession();
 }
@@ -222,22 +254,13 @@ QString WavesChart::compactFillText(const WaveFill& fill) const
 
 void WavesChart::fitToLayout()
 {
-    // Takes the longest form whose widest line fits `width` (the last one if none does).
-    auto longestFitting = [](const QStringList& forms, const QFont& font, double width) {
-        const QFontMetrics metrics(font);
-        for (const QString& form : forms) {
-            int widest = 0;
-            for (const QString& line : form.split('\n'))
-                widest = std::max(widest, metrics.horizontalAdvance(line));
-            if (widest <= width)
-                return form;
-        }
-        return forms.isEmpty() ? QString() : forms.back();
-    };
-    // The wave axis's ticks were made for the previous layout's width (DecadeTicker).
-    if (const auto* ticker = dynamic_cast<const DecadeTicker*>(utilizationRect_->axis(QCPAxis::atBottom)->ticker().data());
-        ticker && ticker->stale())
+    // Both panels' x ticks were made for the previous layout's width (DecadeTicker, SpacedTicker).
+    const auto* decades = dynamic_cast<const DecadeTicker*>(utilizationRect_->axis(QCPAxis::atBottom)->ticker().data());
+    const auto* spaced = dynamic_cast<const SpacedTicker*>(plot_->xAxis->ticker().data());
+    if ((decades && decades->stale()) || (spaced && spaced->stale()))
         plot_->replot(QCustomPlot::rpQueuedReplot);
+    for (auto& [axis, forms] : axisTitles_)
+        fitAxisLabel(axis, forms);
     // Text set here is drawn in this replot: no relayout, so no replot to queue.
     utilizationTitle_->setText(longestFitting(utilizationTitles_, utilizationTitle_->font(), utilizationTitle_->outerRect().width()));
     staircaseTitle_->setText(longestFitting(staircaseTitles_, staircaseTitle_->font(), staircaseTitle_->outerRect().width()));
@@ -301,7 +324,7 @@ void WavesChart::rebuild()
             shownOperator_ += QStringLiteral(" (%1)").arg(QString::fromUtf8(phaseName(chosen->op.phase).data()));
         utilizationTitles_ = QStringList{tr("%1: learned utilization vs. waves").arg(shownOperator_),
                                                tr("%1: utilization vs. waves").arg(shownOperator_),
-                                               tr("utilization vs. waves")};
+                                               tr("utilization vs. waves"), tr("utilization")};
         staircaseTitles_ = QStringList{
             // A compute-bound kernel steps only at a new wave; a memory-bound one also at each tile
             // its partial wave gains, whose bytes it must move (T4, a 64-row attention product).
@@ -467,7 +490,10 @@ void WavesChart::drawStaircase()
         right = std::max(right, s.dimension.back());
     plot_->xAxis->setRange(0, right * 1.02);
     plot_->yAxis->setRange(0, yTop);
-    plot_->xAxis->setLabel(kernel_.isGemm() ? tr("m (output rows of the GEMM)") : tr("rows (of %1 elements)").arg(kernel_.h));
+    axisTitles_.back().second = kernel_.isGemm() ? QStringList{tr("m (output rows of the GEMM)"), tr("m (output rows)"), tr("m")}
+                                                 : QStringList{tr("rows (of %1 elements)").arg(kernel_.h), tr("rows")};
+    for (auto& [axis, forms] : axisTitles_) // fitToLayout shortens them where the next layout is too narrow
+        axis->setLabel(forms.front());
 }
 
 QString WavesChart::toolTipAt(const QPointF& pixel) const

@@ -11,9 +11,11 @@
 #include "gpuforecast/wave_sweep.h"
 
 #include <span>
+#include <utility>
 
 #include "chart_widget.h"
 
+class QCPAxis;
 class QCPAxisRect;
 class QCPItemText;
 class QCPTextElement;
@@ -74,6 +76,7 @@ private:
     // Each text and its shorter forms, longest first.
     QStringList utilizationTitles_, staircaseTitles_, note_;
     QCPItemText* noteItem_ = nullptr;
+    std::vector<std::pair<QCPAxis*, QStringList>> axisTitles_; // both panels' axes, each title's forms
 
     QCPAxisRect* staircaseRect_;   // QCustomPlot's own rect (xAxis, yAxis, legend)
     QCPAxisRect* utilizationRect_;
