@@ -295,6 +295,37 @@ private slots:
             }
     }
 
+    // An L4 with twice the SMs (FP32 alike) runs some kernels no faster than L4 itself; those take
+    // L4's forecast whole, and say over how many SMs its waves are, where the operator table had
+    // shown L4's waves under the variant's name without a word.
+    void aVariantHeldAtItsBasisSaysWhoseWaves()
+    {
+        const GpuSpec l4 = loadGpuSpec(kRes + "/gpus/L4.json");
+        GpuSpec wide = l4;
+        wide.id = "L4 x2 SMs";
+        wide.smCount *= 2;
+        wide.fp32Gflops *= 2;
+        wide.fp32MatrixGflops *= 2;
+        wide.efficiencyBasis = std::make_shared<const GpuSpec>(l4);
+        const auto variant = forecastModel(forecaster(), gpt2(), GraphOptions{1, 128, false, false}, wide);
+        const auto basis = forecastModel(forecaster(), gpt2(), GraphOptions{1, 128, false, false}, l4);
+        int held = 0;
+        for (std::size_t i = 0; i < variant.ops.size(); ++i) {
+            const KernelForecast& f = variant.ops[i].forecast;
+            if (variant.ops[i].op.kernel.opClass == OpClass::Other)
+                continue;
+            const QString what = QString::fromStdString(variant.ops[i].op.node);
+            QVERIFY2(f.layoutSms == 0 || f.layoutSms == l4.smCount, qPrintable(what));
+            const double sms = f.layoutSms > 0 ? f.layoutSms : wide.smCount; // the waves are over these
+            QVERIFY2(f.geometry.waves == std::ceil(f.geometry.numTiles / sms), qPrintable(what));
+            if (f.layoutSms > 0) {
+                ++held;
+                QCOMPARE(f.seconds, basis.ops[i].forecast.seconds); // L4's forecast, whole
+            }
+        }
+        QVERIFY(held > 0);
+    }
+
     void sensitivityOfAServerIncludesItsLinks()
     {
         const GraphOptions o{8, 1024, true, false};

@@ -210,6 +210,34 @@ private slots:
         QVERIFY(tiles["linear"].contains("128x128"));
     }
 
+    // The what-if SM slider at x2 on L4: kernels no faster than on L4 itself take L4's forecast,
+    // tiles and waves included, and the Waves column says over how many SMs.
+    void heldWhatIfKernelsSayWhoseWaves()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(showOneSequence(session, "gpt2_large", 128, "L4"));
+        ForecastSession::WhatIf twice;
+        twice.sms = 2;
+        session.setWhatIf("L4", twice);
+        OperatorTableModel ops(&session);
+        ops.setGpu("L4");
+        const double l4Sms = session.gpu("L4")->smCount;
+        int held = 0;
+        for (int row = 0; row < ops.rowCount(); ++row) {
+            const QModelIndex waves = ops.index(row, OperatorTableModel::Waves);
+            if (!waves.data().toString().endsWith(QString(" on %1 SMs").arg(l4Sms)))
+                continue;
+            ++held;
+            QVERIFY2(waves.data(Qt::ToolTipRole).toString().contains(QString("laid out on %1 SMs").arg(l4Sms)),
+                     qPrintable(waves.data(Qt::ToolTipRole).toString()));
+        }
+        QVERIFY(held > 0);
+        session.setWhatIf("L4", ForecastSession::WhatIf{}); // L4 itself: its own SMs, nothing to say
+        ops.setGpu("L4");
+        for (int row = 0; row < ops.rowCount(); ++row)
+            QVERIFY(!ops.index(row, OperatorTableModel::Waves).data().toString().contains("SMs"));
+    }
+
     // Long softmax rows spill L1 and are read again from DRAM: the table names that bound, and a
     // sheet with more L1 (a user edit) lifts it.
     void rereadBoundKernelsSaySo()

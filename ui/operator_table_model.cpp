@@ -80,6 +80,10 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ToolTipRole && launches == 0 && (index.column() == Count || index.column() == TimeMs))
         return tr("Another pipeline stage runs this kernel: the first holds the embedding, the last the head. "
                   "The table shows the busiest stage's GPU.");
+    if (role == Qt::ToolTipRole && index.column() == Waves && priced && o.forecast.layoutSms > 0)
+        return tr("On its own sheet this kernel forecast slower than with the lesser of that sheet's and its "
+                  "basis's resources, which can run it as they do; so it takes that forecast, whose tiles are "
+                  "laid out on %1 SMs.").arg(o.forecast.layoutSms);
     // Fused chains have names of a hundred characters; the view elides them, the tooltip does not.
     if (role == Qt::ToolTipRole && (index.column() == Name || index.column() == Dims || index.column() == Tile))
         role = Qt::DisplayRole;
@@ -111,10 +115,15 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
         if (k.isRowWise()) // rows x row length
             return QString("%1 x %2").arg(g.tileRows).arg(k.h);
         return QString::number(g.tileElements);
-    case Waves: // a GEMM priced as its tiles in more waves (KernelForecast::pricedWaves) says so
+    case Waves: { // a GEMM priced as its tiles in more waves (KernelForecast::pricedWaves) says so
         if (!priced)
             return QString();
-        return o.forecast.pricedWaves > 0 ? tr("%1 (as %2)").arg(g.waves).arg(o.forecast.pricedWaves) : QString::number(g.waves);
+        const QString waves =
+            o.forecast.pricedWaves > 0 ? tr("%1 (as %2)").arg(g.waves).arg(o.forecast.pricedWaves) : QString::number(g.waves);
+        // A what-if kernel held at its basis's resources (KernelForecast::layoutSms): its waves
+        // are over those SMs, not the slider's.
+        return o.forecast.layoutSms > 0 ? tr("%1 on %2 SMs").arg(waves).arg(o.forecast.layoutSms) : waves;
+    }
     case Utilization: return priced ? QString("%1%").arg(100 * o.forecast.utilization, 0, 'f', 1) : QString();
     case Bound:
         if (rereadBound)
@@ -140,7 +149,9 @@ QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation
                       "GEMM can sit right of the ridge there and be memory-bound here.");
         if (section == Waves)
             return tr("Waves of tiles over the SMs; \"1 (as 2)\": the tiles were priced in two waves, which "
-                      "the networks made faster.");
+                      "the networks made faster. \"4 on 58 SMs\": a what-if GPU's kernel that would be slower "
+                      "on its own sheet than with the lesser of its and its basis's resources takes that "
+                      "forecast, laid out on that many SMs.");
         return {};
     }
     if (role != Qt::DisplayRole)

@@ -108,6 +108,8 @@ nlohmann::json toJson(const ModelForecast& r)
                           {"learned", f.learned}};
         if (o.op.kernel.opClass != OpClass::Other) {
             op["waves"] = g.waves;
+            if (f.layoutSms > 0) // a what-if kernel held at its basis's resources: waves over these SMs
+                op["waves_on_sms"] = f.layoutSms;
             op["utilization"] = f.utilization;
             op["bound"] = f.boundName();
             if (o.op.kernel.isGemm()) {

@@ -294,8 +294,11 @@ std::vector<KernelForecast> Forecaster::withinBasisBounds(
         // Priced as on the lesser sheet, tiles and waves too: the variant's own tiles (the tile rule
         // splits more with more SMs) may not reach that time even at their roofline.
         for (std::size_t i = 0; i < out.size(); ++i)
-            if (out[i].seconds > ceiling[i].seconds)
+            if (out[i].seconds > ceiling[i].seconds) {
                 out[i] = ceiling[i];
+                if (lesser.smCount != gpu.smCount)
+                    out[i].layoutSms = lesser.smCount;
+            }
     }
     return out;
 }

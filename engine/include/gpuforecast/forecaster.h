@@ -37,6 +37,11 @@ struct KernelForecast {
     // networks made faster (engine/src/alternative_schedules.cpp): that wave count; 0: its own.
     double pricedWaves = 0;
     double wavesPricedAt() const { return pricedWaves > 0 ? pricedWaves : geometry.waves; }
+    // A what-if variant's kernel held at its forecast on the sheet with the lesser of the variant's
+    // and its basis's resources (Forecaster::withinBasisBounds), where that sheet has other SMs: its
+    // SM count, over which these tiles and waves are laid out (an L4 with twice the SMs shows L4's
+    // waves). 0: laid out on the forecast GPU's own SMs.
+    double layoutSms = 0;
     // How much of the class's launch overhead this forecast carries. A GPU that borrows a measured
     // GPU's efficiency is that GPU's time scaled by their rooflines, overhead included: a 3.4x
     // faster H100 carries a third of the A100's 54 us, not all of it. Element-wise and softmax
