@@ -3,11 +3,13 @@
 #include "gpuforecast/catalog.h"
 #include "gpuforecast/forecaster.h"
 #include "gpuforecast/model_forecast.h"
+#include "gpuforecast/sensitivity.h"
 #include "gpuforecast/tiling.h"
 
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
+#include <memory>
 
 namespace {
 
@@ -93,6 +95,39 @@ void BM_Gpt2InferenceStep(benchmark::State& state)
         benchmark::DoNotOptimize(forecastModel(forecaster(), config, options, h100));
 }
 BENCHMARK(BM_Gpt2InferenceStep)->Unit(benchmark::kMillisecond);
+
+// A what-if variant (the GUI's SM slider at x2 on H100): each kernel is also priced on the sheets
+// with the lesser and the greater of its and its basis's resources (Forecaster::withinBasisBounds),
+// so a variant costs up to 3x a bundled GPU's forecast; compare with BM_Gpt3TrainingStep.
+void BM_Gpt3TrainingStepWhatIf(benchmark::State& state)
+{
+    const GpuSpec h100 = gpu("H100-SXM5-80GB");
+    GpuSpec variant = h100;
+    variant.smCount *= 2;
+    variant.fp32Gflops *= 2;
+    variant.fp32MatrixGflops *= 2;
+    variant.memoryBandwidthGBps *= 0.8; // one resource less, others more: both bounds priced
+    variant.efficiencyBasis = std::make_shared<const GpuSpec>(h100);
+    const ModelConfig config =
+        loadModelConfig((std::filesystem::path(resourceDirectory()) / "models" / "gpt3_175b.json").string());
+    const GraphOptions options{8, 2048, true, false};
+    for (auto _ : state)
+        benchmark::DoNotOptimize(forecastModel(forecaster(), config, options, variant));
+}
+BENCHMARK(BM_Gpt3TrainingStepWhatIf)->Unit(benchmark::kMillisecond);
+
+// The Sensitivity chart: the step and fourteen one-field variants (+-20% of seven fields), each
+// bounded by its basis; the GUI recomputes it on every edit while the tab is shown.
+void BM_Gpt2SensitivityChart(benchmark::State& state)
+{
+    const GpuSpec h100 = gpu("H100-SXM5-80GB");
+    const ModelConfig config =
+        loadModelConfig((std::filesystem::path(resourceDirectory()) / "models" / "gpt2_large.json").string());
+    const GraphOptions options{4, 1024, false, false};
+    for (auto _ : state)
+        benchmark::DoNotOptimize(specSensitivity(forecaster(), config, options, h100));
+}
+BENCHMARK(BM_Gpt2SensitivityChart)->Unit(benchmark::kMillisecond);
 
 } // namespace
 
