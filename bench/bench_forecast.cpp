@@ -27,6 +27,11 @@ GpuSpec gpu(const std::string& id)
     return loadGpuSpec((std::filesystem::path(resourceDirectory()) / "gpus" / (id + ".json")).string());
 }
 
+ModelConfig model(const std::string& id)
+{
+    return loadModelConfig((std::filesystem::path(resourceDirectory()) / "models" / (id + ".json")).string());
+}
+
 void BM_KernelBatch(benchmark::State& state)
 {
     const GpuSpec h100 = gpu("H100-SXM5-80GB");
@@ -61,8 +66,7 @@ BENCHMARK(BM_TileLookupUncached)->Unit(benchmark::kMicrosecond);
 void BM_Gpt3TrainingStep(benchmark::State& state)
 {
     const GpuSpec h100 = gpu("H100-SXM5-80GB");
-    const ModelConfig config =
-        loadModelConfig((std::filesystem::path(resourceDirectory()) / "models" / "gpt3_175b.json").string());
+    const ModelConfig config = model("gpt3_175b");
     const GraphOptions options{8, 2048, true, false};
     for (auto _ : state)
         benchmark::DoNotOptimize(forecastModel(forecaster(), config, options, h100));
@@ -76,8 +80,7 @@ void BM_Gpt3TrainingStepTenGpus(benchmark::State& state)
     for (const char* id : {"V100-PCIE-32GB", "A100-PCIE-40GB", "A100-SXM4-80GB", "H100-PCIE-80GB", "H100-SXM5-80GB",
                            "H200-SXM-141GB", "B200-SXM-180GB", "L4", "L40S", "MI300X"})
         gpus.push_back(gpu(id));
-    const ModelConfig config =
-        loadModelConfig((std::filesystem::path(resourceDirectory()) / "models" / "gpt3_175b.json").string());
+    const ModelConfig config = model("gpt3_175b");
     const GraphOptions options{8, 2048, true, false};
     for (auto _ : state)
         for (const auto& g : gpus)
@@ -88,8 +91,7 @@ BENCHMARK(BM_Gpt3TrainingStepTenGpus)->Unit(benchmark::kMillisecond);
 void BM_Gpt2InferenceStep(benchmark::State& state)
 {
     const GpuSpec h100 = gpu("H100-SXM5-80GB");
-    const ModelConfig config =
-        loadModelConfig((std::filesystem::path(resourceDirectory()) / "models" / "gpt2_large.json").string());
+    const ModelConfig config = model("gpt2_large");
     const GraphOptions options{4, 1024, false, false};
     for (auto _ : state)
         benchmark::DoNotOptimize(forecastModel(forecaster(), config, options, h100));
@@ -108,8 +110,7 @@ void BM_Gpt3TrainingStepWhatIf(benchmark::State& state)
     variant.fp32MatrixGflops *= 2;
     variant.memoryBandwidthGBps *= 0.8; // one resource less, others more: both bounds priced
     variant.efficiencyBasis = std::make_shared<const GpuSpec>(h100);
-    const ModelConfig config =
-        loadModelConfig((std::filesystem::path(resourceDirectory()) / "models" / "gpt3_175b.json").string());
+    const ModelConfig config = model("gpt3_175b");
     const GraphOptions options{8, 2048, true, false};
     for (auto _ : state)
         benchmark::DoNotOptimize(forecastModel(forecaster(), config, options, variant));
@@ -121,8 +122,7 @@ BENCHMARK(BM_Gpt3TrainingStepWhatIf)->Unit(benchmark::kMillisecond);
 void BM_Gpt2SensitivityChart(benchmark::State& state)
 {
     const GpuSpec h100 = gpu("H100-SXM5-80GB");
-    const ModelConfig config =
-        loadModelConfig((std::filesystem::path(resourceDirectory()) / "models" / "gpt2_large.json").string());
+    const ModelConfig config = model("gpt2_large");
     const GraphOptions options{4, 1024, false, false};
     for (auto _ : state)
         benchmark::DoNotOptimize(specSensitivity(forecaster(), config, options, h100));
