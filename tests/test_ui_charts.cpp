@@ -23,6 +23,7 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QStandardPaths>
+#include <QHeaderView>
 #include <QTableView>
 #include <QtTest>
 
@@ -551,6 +552,14 @@ private slots:
         QVERIFY(content->height() >= content->minimumSizeHint().height());
         QVERIFY(content->width() >= content->minimumSizeHint().width());
         QVERIFY(content->height() > column->viewport()->height()); // it does scroll here
+        // The operator table's time and share are in view without scrolling sideways: they were its
+        // last columns, past the right edge at this size.
+        const auto* table = window.findChild<QTableView*>();
+        QVERIFY(table);
+        for (const int section : {int(OperatorTableModel::TimeMs), int(OperatorTableModel::Share)}) {
+            const int right = table->horizontalHeader()->sectionViewportPosition(section) + table->horizontalHeader()->sectionSize(section);
+            QVERIFY2(right <= table->viewport()->width(), qPrintable(QString("section %1 ends at %2 of %3").arg(section).arg(right).arg(table->viewport()->width())));
+        }
     }
 
     // The text above the bars stays inside the plot in a short window, where a fixed share of the

@@ -70,7 +70,8 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
         default: role = Qt::DisplayRole;
         }
     }
-    if (role == Qt::TextAlignmentRole && index.column() >= Count && index.column() != Dims && index.column() != Bound)
+    if (role == Qt::TextAlignmentRole && index.column() != Name && index.column() != Class && index.column() != Phase &&
+        index.column() != Dims && index.column() != Bound)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     // Softmax and layer norm held to the DRAM time of rows re-read after spilling L1 (geometry.h).
     const bool rereadBound = priced && o.forecast.boundByRereads();
@@ -156,8 +157,8 @@ QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation
     }
     if (role != Qt::DisplayRole)
         return {};
-    static const char* names[] = {"Operator", "Class", "Phase", "Count", "Dims",   "Tile",
-                                  "Waves",    "Util.", "Bound", "Time (ms)", "Share"};
+    static const char* names[] = {"Operator", "Time (ms)", "Share", "Class", "Phase", "Count",
+                                  "Dims",     "Tile",      "Waves", "Util.", "Bound"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

@@ -11,7 +11,9 @@ namespace gpuforecast::ui {
 class OperatorTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Class, Phase, Count, Dims, Tile, Waves, Utilization, Bound, TimeMs, Share, ColumnCount };
+    // Time and share next to the name, as a profiler shows them: last, they needed sideways
+    // scrolling to be seen in a 1366 x 768 window.
+    enum Column { Name, TimeMs, Share, Class, Phase, Count, Dims, Tile, Waves, Utilization, Bound, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1;
     // Waves column: the count the forecast was priced at (its own, or KernelForecast::pricedWaves).
     static constexpr int PricedWavesRole = Qt::UserRole + 2;
