@@ -109,8 +109,10 @@ QVariant SpecTableModel::data(const QModelIndex& index, int role) const
         case UnitColumn: return QString::fromUtf8(f.unit);
         }
     }
-    // Only the FP32 peak's cell carries the sheet's arithmetic check.
-    const auto peakMismatch = f.key == std::string_view("fp32_gflops") ? fp32PeakMismatch(*g) : std::nullopt;
+    // Only the FP32 peaks' cells carry the sheet's checks: its arithmetic, a matrix peak assumed.
+    const auto peakMismatch = f.key == std::string_view("fp32_gflops")          ? fp32PeakMismatch(*g)
+                              : f.key == std::string_view("fp32_matrix_gflops") ? matrixPeakAssumedNote(*g)
+                                                                                 : std::nullopt;
     if (role == Qt::ToolTipRole && index.column() == ValueColumn) {
         if (rejected_.contains(index.row()))
             return rejected_.value(index.row());

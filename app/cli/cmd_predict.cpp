@@ -176,6 +176,16 @@ struct Notes {
     std::optional<std::string> unknownArchitecture; // an NVIDIA generation the tile rule does not know
 };
 
+// The sheet's own arithmetic, and a matrix peak taken from the vector one where that may be wrong.
+std::optional<std::string> sheetCheck(const GpuSpec& gpu)
+{
+    std::string text;
+    for (const auto& note : {fp32PeakMismatch(gpu), matrixPeakAssumedNote(gpu)})
+        if (note)
+            text += (text.empty() ? "" : "; ") + *note;
+    return text.empty() ? std::nullopt : std::optional<std::string>(text);
+}
+
 void addNotes(nlohmann::json& j, const Notes& notes)
 {
     nlohmann::json a = nlohmann::json::array();
@@ -388,7 +398,7 @@ int runPredict(const std::vector<std::string>& args)
     const GpuSpec* donorSheet = donor ? findGpu(catalog, donor->gpu.id) : nullptr;
     Notes notes{std::move(coverage),
                       fromFile ? gpuArg : std::string(), gpu.efficiencyBasis ? gpu.efficiencyBasis->id : std::string(),
-                      fp32PeakMismatch(gpu), gpu.unreadFields, unreadFieldsNote(gpu), bundledSameId ? gpu.id : "",
+                      sheetCheck(gpu), gpu.unreadFields, unreadFieldsNote(gpu), bundledSameId ? gpu.id : "",
                       bundledSameId ? specDifferences(gpu, *bundledSameId) : std::vector<std::string>{},
                       unlearnedClasses(forecaster), weightsDir,
                       graphCheckOf(config), config.assumed,

@@ -92,6 +92,23 @@ std::string unreadHint(const std::string& key)
     return starts.empty() ? "" : "did you mean " + starts + "?";
 }
 
+// The key of `obj` that no field reads and that most likely meant the missing field `leaf`
+// ("sm_cont" for sm_count, "memory_bandwidth" for memory_bandwidth_gbps); empty when none is near.
+// A required field misspelt was reported only as missing, the typo left for the user to find.
+std::string misspellingOf(const json& obj, const std::string& leaf, bool nested)
+{
+    for (const auto& item : obj.items()) {
+        const std::string& key = item.key();
+        if (isKnownKey(nested ? "interconnect." + key : key, nested))
+            continue;
+        std::string lower = key;
+        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+        if (!json_fields::closestKey(key, {leaf}).empty() || leaf.rfind(lower + "_", 0) == 0)
+            return key;
+    }
+    return "";
+}
+
 std::string expectedRange(const SpecField& f)
 {
     std::ostringstream os;
@@ -153,9 +170,12 @@ GpuSpec gpuSpecFromJson(const json& j, const std::string& source)
         if (obj) // any finite number here; checkRange below names the field's own range
             v = optionalNumber(*obj, c, leaf, -std::numeric_limits<double>::max(), std::numeric_limits<double>::max());
         if (!v) {
-            if (!f.optional)
+            if (!f.optional) {
+                const std::string typo = obj ? misspellingOf(*obj, leaf, nested) : "";
                 throwInputError(source, key, std::string("missing (expected a number") +
-                                                 (*f.unit ? std::string(" in ") + f.unit : "") + ")");
+                                                 (*f.unit ? std::string(" in ") + f.unit : "") +
+                                                 (typo.empty() ? ")" : "; is the file's \"" + typo + "\" meant to be it?)"));
+            }
             continue;
         }
         checkRange(f, *v, source);
@@ -164,8 +184,10 @@ GpuSpec gpuSpecFromJson(const json& j, const std::string& source)
         else
             s.priceUsd = *v;
     }
-    if (s.fp32MatrixGflops <= 0)
+    if (s.fp32MatrixGflops <= 0) {
         s.fp32MatrixGflops = s.fp32Gflops;
+        s.matrixPeakGiven = false;
+    }
     json kept = json::object();
     for (const auto& [key, value] : j.items())
         if (!isKnownKey(key, false)) {
@@ -294,6 +316,15 @@ std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec)
     return std::string(text);
 }
 
+std::optional<std::string> matrixPeakAssumedNote(const GpuSpec& spec)
+{
+    if (spec.matrixPeakGiven || spec.vendorIsNvidia())
+        return std::nullopt;
+    return "fp32_matrix_gflops is not given, so GEMMs are priced at the vector FP32 peak (fp32_gflops " +
+           json_fields::plainNumber(spec.fp32Gflops) +
+           "); AMD's matrix cores run FP32 GEMMs at up to twice it (MI300X: 163400 against 81700 GFLOP/s)";
+}
+
 std::optional<std::string> unreadFieldsNote(const GpuSpec& spec)
 {
     if (spec.unreadFields.empty())
@@ -346,6 +377,10 @@ void setSpecField(GpuSpec& spec, const std::string& key, double value)
     const SpecField* f = findField(key);
     if (!f)
         throwInputError(spec.id, key, "unknown spec field");
+    if (!(f->optional && value == 0))
+        checkRange(*f, value, spec.id);
+    if (key == "fp32_matrix_gflops") // set by hand now, or cleared back to the vector peak
+        spec.matrixPeakGiven = value > 0;
     // Zero clears an optional field, as a sheet without it reads: undoing an edit of a field the
     // sheet did not give restores "not given", which the field's range would otherwise refuse.
     if (f->optional && value == 0) {
@@ -355,7 +390,6 @@ void setSpecField(GpuSpec& spec, const std::string& key, double value)
             spec.priceUsd.reset();
         return;
     }
-    checkRange(*f, value, spec.id);
     if (f->member)
         spec.*(f->member) = value;
     else

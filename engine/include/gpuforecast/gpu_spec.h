@@ -26,6 +26,9 @@ struct GpuSpec {
     double boostClockMhz = 0;
     double fp32Gflops = 0;       // FP32 vector peak, GFLOP/s
     double fp32MatrixGflops = 0; // FP32 peak for matrix multiply (equals fp32Gflops unless the spec differs)
+    // False when the file left fp32_matrix_gflops out and it was read as fp32_gflops: an AMD sheet
+    // without it was forecast 1.8x slower than with it, without a word (matrixPeakAssumedNote).
+    bool matrixPeakGiven = true;
     double fp16TensorGflops = 0;
     double bf16TensorGflops = 0;
     double memoryGb = 0;
@@ -117,6 +120,11 @@ GpuSpec withGreaterResources(const GpuSpec& sheet, const GpuSpec& other);
 // 128-lane SMs, fp32GemmIssueShare). One line for people
 // when the two differ by more than 25%; empty when they agree or a number is missing.
 std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec);
+
+// One line for people when a sheet not of NVIDIA left fp32_matrix_gflops out: its GEMMs are then
+// priced at the vector FP32 peak, where AMD's matrix cores run FP32 GEMMs at up to twice it.
+// (NVIDIA's FP32 GEMMs run on the vector lanes, so the default is right there.) Empty otherwise.
+std::optional<std::string> matrixPeakAssumedNote(const GpuSpec& spec);
 
 // One line for people when the file had fields no forecast reads: each named, with the field it
 // most likely meant ("l1_cache_kbb (did you mean l1_cache_kb?)"); empty when every key was read.
