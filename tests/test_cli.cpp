@@ -1014,7 +1014,15 @@ private slots:
         QTest::newRow("unknown gpu") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "H900", "--seq", "8"}
                                      << "gpuforecast-cli predict: --gpu: unknown GPU 'H900'";
         QTest::newRow("bad mode") << base + QStringList{"--mode", "serving"} << "--mode: expected inference or training";
-        QTest::newRow("missing seq") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "T4"} << "--seq: required";
+        QTest::newRow("missing seq") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "T4"} << "predict: --seq: required";
+        QTest::newRow("missing everything") << QStringList{"predict"} << "predict: --model, --gpu, --seq: required";
+        QTest::newRow("gpu in lower case") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "h100", "--seq", "8"}
+                                           << "unknown GPU 'h100' (did you mean H100-PCIE-80GB or H100-SXM5-80GB?)";
+        QTest::newRow("model without its size") << QStringList{"predict", "--model", "llama3", "--gpu", "T4", "--seq", "8"}
+                                                << "unknown model 'llama3' (did you mean llama3_8b?)";
+        QTest::newRow("sequence beyond a config file's positions")
+            << QStringList{"predict", "--model", QString(GPUFORECAST_RESOURCES) + "/models/bert_large.json", "--gpu", "T4", "--seq", "2048"}
+            << "bert_large.json (bert_large): seq: 2048 tokens exceed the model's 512 learned positions (its max_position_embeddings)";
         QTest::newRow("sequence beyond positions") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "T4", "--seq", "4096"}
                                                    << "gpt2_large";
         QTest::newRow("layout not dividing heads") << base + QStringList{"--mode", "training", "--parallel", "tp7"}
@@ -1092,6 +1100,24 @@ private slots:
         const QJsonObject g = QJsonDocument::fromJson(gpt2.out.toUtf8()).object();
         QCOMPARE(g["precision"].toString(), QString("fp32"));
         QVERIFY(g["config_dtype"].isNull());
+        QVERIFY(g["config_quantization"].isNull());
+        // A quantized checkpoint (AWQ, 4-bit) is told its quantization is not modelled either.
+        QTemporaryDir dir;
+        QFile llama2(QString(GPUFORECAST_RESOURCES) + "/models/llama2_7b.json");
+        QVERIFY(llama2.open(QIODevice::ReadOnly));
+        QJsonObject awq = QJsonDocument::fromJson(llama2.readAll()).object();
+        const QString awqPath = dir.filePath("awq.json");
+        const auto writeConfig = [&](const QJsonObject& quantization) {
+            awq["quantization_config"] = quantization;
+            QFile out(awqPath);
+            return out.open(QIODevice::WriteOnly | QIODevice::Truncate) && out.write(QJsonDocument(awq).toJson()) > 0;
+        };
+        QVERIFY(writeConfig(QJsonObject{{"quant_method", "awq"}, {"bits", 4}, {"group_size", 128}}));
+        const Run quantized = cli({"predict", "--model", awqPath, "--gpu", "A100-SXM4-80GB", "--seq", "128"});
+        QVERIFY2(quantized.out.contains("note: the config's quantization_config (awq, 4-bit) is not modelled"), qPrintable(quantized.out));
+        QVERIFY(writeConfig(QJsonObject{{"quant_method", "bitsandbytes"}, {"load_in_8bit", true}}));
+        const Run asJson = cli({"predict", "--model", awqPath, "--gpu", "A100-SXM4-80GB", "--seq", "128", "--json"});
+        QCOMPARE(QJsonDocument::fromJson(asJson.out.toUtf8()).object()["config_quantization"].toString(), QString("bitsandbytes, 8-bit"));
         const Run tp = cli({"predict", "--model", "gpt2_large", "--gpu", "A100-SXM4-40GB", "--seq", "128", "--parallel", "tp2"});
         QVERIFY2(tp.out.section('\n', 0, 0).endsWith(", FP32") && !tp.out.contains("torch_dtype"), qPrintable(tp.out));
     }

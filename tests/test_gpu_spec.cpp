@@ -386,7 +386,7 @@ private slots:
             }
         };
         j["efficiency_basis"] = "V100";
-        refused(j, "unknown GPU 'V100' (known: A10, ");
+        refused(j, "unknown GPU 'V100' (did you mean V100-PCIE-32GB?) (known: A10, ");
         j["efficiency_basis"] = "";
         refused(j, "must name a bundled GPU");
         j["efficiency_basis"] = 100;

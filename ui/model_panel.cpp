@@ -212,6 +212,12 @@ void ModelPanel::syncFromSession()
         details << tr("The forecast is FP32 throughout, as NeuSight measured. This config's torch_dtype %1 (%2) is not modelled.")
                        .arg(dtype, QString::fromStdString(config.precisionDifference()));
     }
+    if (const QString quantization = QString::fromStdString(config.quantization); !quantization.isEmpty()) {
+        caveats << tr("Quantization (%1) not modelled").arg(quantization);
+        details << tr("This config's quantization_config (%1) is not modelled: its weights are priced and sized in FP32, "
+                      "where quantized ones take a fraction of the memory and of the GEMMs' weight traffic.")
+                       .arg(quantization);
+    }
     // A rotary model runs past its advertised context; GPT-2 and BERT refuse the length instead.
     if (const std::string beyond = config.beyondContextNote(session_->options().seq); !beyond.empty()) {
         caveats << tr("Longer than the model's %1 positions").arg(config.maxPositions);

@@ -90,9 +90,10 @@ int runEvaluateModels(const std::vector<std::string>& args)
                         a.value("--gpu") ? "no measured runs for GPU '" + *a.value("--gpu") + "' (<gpu>/<run>.json)"
                                          : std::string("no measured runs (<gpu>/<run>.json)"));
     for (const auto& [gpu, acc] : perGpu)
-        std::printf("mean absolute error %-16s %6.2f%% over %d runs\n", gpu.c_str(), acc.first / acc.second, acc.second);
+        std::printf("mean absolute error %-16s %6.2f%% over %d run%s\n", gpu.c_str(), acc.first / acc.second, acc.second,
+                    acc.second == 1 ? "" : "s");
     if (n > 0)
-        std::printf("mean absolute error, all runs: %.2f%% (worst %.2f%%) over %d runs\n", sum / n, worst, n);
+        std::printf("mean absolute error, all runs: %.2f%% (worst %.2f%%) over %d run%s\n", sum / n, worst, n, n == 1 ? "" : "s");
     return 0;
 }
 

@@ -47,7 +47,7 @@ int runKernels(const std::vector<std::string>& args)
         const GpuSpec* gpu = findGpu(catalog, gpuId);
         if (!gpu)
             throwInputError(table.source, "line " + std::to_string(idx.front() + 2) + " gpu",
-                            "unknown GPU '" + gpuId + "' (see gpuforecast-cli gpus)");
+                            "unknown GPU '" + gpuId + "'" + didYouMeanGpu(gpuId, catalog) + " (see gpuforecast-cli gpus)");
         std::vector<Kernel> kernels;
         kernels.reserve(idx.size());
         for (std::size_t i : idx)

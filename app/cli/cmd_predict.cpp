@@ -6,6 +6,7 @@
 #include "gpuforecast/error.h"
 #include "gpuforecast/extrapolation.h"
 #include "gpuforecast/file_io.h"
+#include "gpuforecast/json_fields.h"
 #include "gpuforecast/measured_runs.h"
 #include "gpuforecast/model_forecast.h"
 #include "gpuforecast/parallel.h"
@@ -30,8 +31,16 @@ ModelConfig resolveModel(const fs::path& dataDir, const std::string& idOrPath)
 {
     const fs::path bundled = dataDir / "models" / (idOrPath + ".json");
     if (idOrPath.find('/') == std::string::npos && !endsWith(idOrPath, ".json")) {
-        if (!fs::exists(bundled))
-            throw UsageError("--model: unknown model '" + idOrPath + "' (see gpuforecast-cli models, or give a config.json path)");
+        if (!fs::exists(bundled)) {
+            std::vector<std::string> ids;
+            std::error_code ec;
+            for (const auto& entry : fs::directory_iterator(dataDir / "models", ec))
+                if (entry.path().extension() == ".json")
+                    ids.push_back(entry.path().stem().string());
+            std::sort(ids.begin(), ids.end());
+            throw UsageError("--model: unknown model '" + idOrPath + "'" + json_fields::didYouMean(idOrPath, ids) +
+                             " (see gpuforecast-cli models, or give a config.json path)");
+        }
         return loadModelConfig(bundled.string());
     }
     return loadModelConfig(idOrPath);
@@ -174,6 +183,7 @@ struct Notes {
     std::string beyondContext; // ModelConfig::beyondContextNote: longer than a rotary model was trained
     std::vector<std::string> basisStretch; // ratios far from the basis whose efficiency the sheet reads
     std::optional<std::string> unknownArchitecture; // an NVIDIA generation the tile rule does not know
+    std::string configQuantization; // the config's quantization_config ("awq, 4-bit"): weights priced in FP32 anyway
 };
 
 // The sheet's own arithmetic, and a matrix peak taken from the vector one where that may be wrong.
@@ -218,6 +228,7 @@ void addNotes(nlohmann::json& j, const Notes& notes)
         assumed.push_back({{"field", f.field}, {"value", f.value}, {"why", f.why}});
     j["config_assumed"] = std::move(assumed);
     j["config_dtype"] = notes.configDtype.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.configDtype);
+    j["config_quantization"] = notes.configQuantization.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.configQuantization);
     j["beyond_context"] = notes.beyondContext.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.beyondContext);
     j["measured"] = notes.measured ? nlohmann::json{{"ms", notes.measured->ms}, {"run", notes.measured->name},
                                                     {"gpu", notes.measured->gpu}, {"source", notes.measured->source}}
@@ -284,6 +295,10 @@ void printNotes(const Notes& notes)
     if (!notes.configDtype.empty())
         std::printf("  note: forecast in FP32, as NeuSight measured; the config's torch_dtype %s (%s) is not modelled\n",
                     oneLine(notes.configDtype).c_str(), notes.precisionDifference.c_str());
+    if (!notes.configQuantization.empty())
+        std::printf("  note: the config's quantization_config (%s) is not modelled: weights are priced and sized in FP32; "
+                    "quantized weights take a fraction of the memory and of the GEMMs' weight traffic\n",
+                    oneLine(notes.configQuantization).c_str());
     if (!notes.beyondContext.empty())
         std::printf("  note: %s\n", notes.beyondContext.c_str());
 }
@@ -334,8 +349,12 @@ int runPredict(const std::vector<std::string>& args)
     GraphOptions options;
     options.batch = a.integer("--batch", 1, 1, 1 << 20);
     options.seq = a.integer("--seq", 0, 1, 1 << 24);
-    if (!a.has("--seq"))
-        throw UsageError("--seq: required");
+    std::string missing; // all of them at once: one run per missing option is two runs too many
+    for (const char* option : {"--model", "--gpu", "--seq"})
+        if (!a.has(option))
+            missing += (missing.empty() ? "" : ", ") + std::string(option);
+    if (!missing.empty())
+        throw UsageError(missing + ": required");
     options.training = mode == "training";
     options.fusion = a.has("--fusion");
     const ModelConfig config = resolveModel(dataDir, a.required("--model"));
@@ -406,7 +425,7 @@ int runPredict(const std::vector<std::string>& args)
                       fromFile ? readAsNewGpuNote(gpu, forecaster.tiles().gpus()) : std::nullopt,
                       config.saysFp32() ? std::string() : config.dtype, config.precisionDifference(),
                       fp32GemmIssueShare(gpu), std::nullopt, 0, config.beyondContextNote(options.seq), basisStretch(gpu),
-                      unknownArchitectureNote(gpu)};
+                      unknownArchitectureNote(gpu), config.quantization};
     // Beside a forecast of a bundled model on a bundled GPU, what was measured of exactly that.
     const std::string modelArg = a.required("--model");
     if (!fromFile && modelArg == config.id && fs::exists(dataDir / "models" / (modelArg + ".json")))

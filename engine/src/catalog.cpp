@@ -2,6 +2,7 @@
 
 #include "gpuforecast/error.h"
 #include "gpuforecast/file_io.h"
+#include "gpuforecast/json_fields.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -75,10 +76,19 @@ std::string knownIds(const std::vector<GpuSpec>& catalog)
     std::string known;
     for (const auto& g : catalog)
         known += (known.empty() ? "" : ", ") + g.id;
-    return known;
+    return known.empty() ? "none: the GPU folder has no sheets" : known;
 }
 
+
 } // namespace
+
+std::string didYouMeanGpu(const std::string& id, const std::vector<GpuSpec>& catalog)
+{
+    std::vector<std::string> ids;
+    for (const auto& g : catalog)
+        ids.push_back(g.id);
+    return json_fields::didYouMean(id, ids);
+}
 
 void resolveEfficiencyBasis(GpuSpec& spec, const std::vector<GpuSpec>& catalog, const std::string& source)
 {
@@ -90,7 +100,8 @@ void resolveEfficiencyBasis(GpuSpec& spec, const std::vector<GpuSpec>& catalog, 
     const GpuSpec* basis = findGpu(catalog, spec.efficiencyBasisId);
     if (!basis)
         throwInputError(source, "efficiency_basis",
-                        "unknown GPU " + quoted(spec.efficiencyBasisId) + " (known: " + knownIds(catalog) + ")");
+                        "unknown GPU " + quoted(spec.efficiencyBasisId) + didYouMeanGpu(spec.efficiencyBasisId, catalog) +
+                            " (known: " + knownIds(catalog) + ")");
     // The basis's own basis, so chains of variants all read the sheet the networks can place.
     std::vector<std::string> seen{spec.id, basis->id};
     while (!basis->efficiencyBasis && !basis->efficiencyBasisId.empty() && basis->efficiencyBasisId != basis->id) {
@@ -118,7 +129,8 @@ GpuSpec resolveGpu(const std::vector<GpuSpec>& catalog, const std::string& idOrP
         resolveEfficiencyBasis(spec, catalog, idOrPath);
         return spec;
     }
-    throwInputError("--gpu", "", "unknown GPU '" + idOrPath + "' (known: " + knownIds(catalog) + "; or give a spec file path)");
+    throwInputError("--gpu", "", "unknown GPU '" + idOrPath + "'" + didYouMeanGpu(idOrPath, catalog) + " (known: " +
+                                     knownIds(catalog) + "; or give a spec file path)");
 }
 
 } // namespace gpuforecast

@@ -27,7 +27,7 @@ PredictedTable forecastTable(const KernelTable& table, const Forecaster& forecas
         const GpuSpec* gpu = findGpu(catalog, id);
         if (!gpu)
             throwInputError(table.source, "line " + std::to_string(idx.front() + 2) + " gpu", // as `kernels` says it
-                            "unknown GPU '" + id + "' (see gpuforecast-cli gpus)");
+                            "unknown GPU '" + id + "'" + didYouMeanGpu(id, catalog) + " (see gpuforecast-cli gpus)");
         std::vector<Kernel> kernels;
         for (std::size_t i : idx)
             kernels.push_back(table.rows[i].kernel);

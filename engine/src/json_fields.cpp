@@ -199,6 +199,38 @@ std::string closestKey(const std::string& key, const std::vector<std::string>& c
     return best;
 }
 
+std::vector<std::string> likelyMeant(const std::string& query, const std::vector<std::string>& known)
+{
+    const auto lower = [](std::string s) {
+        std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+        return s;
+    };
+    const std::string q = lower(query);
+    if (q.empty())
+        return {};
+    std::vector<std::string> containing;
+    for (const auto& id : known) {
+        if (lower(id) == q)
+            return {id};
+        if (lower(id).find(q) != std::string::npos)
+            containing.push_back(id);
+    }
+    if (!containing.empty() && containing.size() <= 4)
+        return containing;
+    if (std::string near = closestKey(query, known); !near.empty())
+        return {near};
+    return {};
+}
+
+std::string didYouMean(const std::string& query, const std::vector<std::string>& known)
+{
+    const auto meant = likelyMeant(query, known);
+    std::string text;
+    for (std::size_t i = 0; i < meant.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == meant.size() ? " or " : ", ") + meant[i];
+    return text.empty() ? "" : " (did you mean " + text + "?)";
+}
+
 void restoreUnreadKeys(nlohmann::json& out, const nlohmann::json& kept, const std::string& nested)
 {
     if (!kept.is_object())

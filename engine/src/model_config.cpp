@@ -276,6 +276,28 @@ void readLlamaLike(ModelConfig& c, const json& j, const Context& ctx)
     }
 }
 
+// quantization_config as people name it ("awq, 4-bit", "bitsandbytes, 8-bit"): read only to be
+// named, whatever its shape, so that a quantized checkpoint's forecast says it is priced in FP32.
+std::string quantizationOf(const json& j)
+{
+    const auto it = j.find("quantization_config");
+    if (it == j.end() || it->is_null())
+        return "";
+    std::string method, bits;
+    if (it->is_object()) {
+        if (const auto m = it->find("quant_method"); m != it->end() && m->is_string())
+            method = m->get<std::string>().substr(0, 40);
+        if (const auto b = it->find("bits"); b != it->end() && b->is_number_integer() && b->get<long long>() > 0 &&
+                                             b->get<long long>() <= 64)
+            bits = std::to_string(b->get<long long>()) + "-bit";
+        for (const auto& [flag, width] : {std::pair{"load_in_4bit", "4-bit"}, std::pair{"load_in_8bit", "8-bit"}})
+            if (const auto f = it->find(flag); bits.empty() && f != it->end() && f->is_boolean() && f->get<bool>())
+                bits = width;
+    }
+    const std::string both = method + (method.empty() || bits.empty() ? "" : ", ") + bits;
+    return both.empty() ? "quantized" : both;
+}
+
 } // namespace
 
 ModelConfig modelConfigFromJson(const json& j, const std::string& source)
@@ -290,6 +312,7 @@ ModelConfig modelConfigFromJson(const json& j, const std::string& source)
     for (const char* key : {"torch_dtype", "dtype"}) // read only to be named; anything not a string is ignored
         if (const auto it = j.find(key); c.dtype.empty() && it != j.end() && it->is_string())
             c.dtype = it->get<std::string>().substr(0, 40);
+    c.quantization = quantizationOf(j);
     if (c.family == "gpt2")
         readGpt2(c, j, ctx);
     else if (c.family == "bert" || c.family == "opt")

@@ -234,9 +234,14 @@ std::vector<GraphKernel> buildModelGraph(const ModelConfig& c, const GraphOption
         throwInputError(where, "batch", "expected a whole number in [1, 1048576], got " + std::to_string(o.batch));
     if (o.seq < 1 || o.seq > (1 << 24))
         throwInputError(where, "seq", "expected a whole number in [1, 16777216], got " + std::to_string(o.seq));
-    if (c.learnedPositions && o.seq > c.maxPositions)
-        throwInputError(where, "seq", std::to_string(o.seq) + " tokens exceed the model's " +
-                                          std::to_string(c.maxPositions) + " learned positions");
+    if (c.learnedPositions && o.seq > c.maxPositions) {
+        // A config read from a file is named by it, as every other error about the file is (the
+        // model's name alone, "mybert", left the user to find which file said 512).
+        const bool fromFile = !c.source.empty() && c.source != c.id;
+        throwInputError(fromFile ? c.source + " (" + where + ")" : where, "seq",
+                        std::to_string(o.seq) + " tokens exceed the model's " + std::to_string(c.maxPositions) +
+                            " learned positions (its max_position_embeddings)");
+    }
 
     graph::Builder g(o);
     if (c.family == "gpt2")

@@ -26,5 +26,7 @@ GpuSpec resolveGpu(const std::vector<GpuSpec>& catalog, const std::string& idOrP
 // ..." for an id the catalog lacks.
 void resolveEfficiencyBasis(GpuSpec& spec, const std::vector<GpuSpec>& catalog, const std::string& source);
 const GpuSpec* findGpu(const std::vector<GpuSpec>& catalog, const std::string& id);
+// " (did you mean H100-PCIE-80GB or H100-SXM5-80GB?)" for an id no sheet has, or empty.
+std::string didYouMeanGpu(const std::string& id, const std::vector<GpuSpec>& catalog);
 
 } // namespace gpuforecast

@@ -38,6 +38,13 @@ std::string plainNumber(double x);
 // most one edit per three letters (so that "note" is not taken for "name"); empty when none is.
 std::string closestKey(const std::string& key, const std::vector<std::string>& candidates);
 
+// The ids of `known` that an unknown `query` most likely meant, for "did you mean": the one equal
+// to it but for case, else those containing it, ignoring case ("h100": both H100s), at most
+// four, else the one within two edits (closestKey). Empty when none is near.
+std::vector<std::string> likelyMeant(const std::string& query, const std::vector<std::string>& known);
+// " (did you mean A or B?)", or empty: to append to an "unknown ..." message.
+std::string didYouMean(const std::string& query, const std::vector<std::string>& known);
+
 // Writes a file's keys that no field reads (`kept`, an object; anything else is ignored) back into
 // the JSON about to be saved, never over a key `out` already has. Inside the object `nested`
 // ("interconnect", "parallel") the same holds one level down, so a stray key there is kept too.

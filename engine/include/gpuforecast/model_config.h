@@ -61,6 +61,9 @@ struct ModelConfig {
     // "bfloat16"), empty when it says none. Forecasts are FP32 whatever it says, as NeuSight
     // measured; callers tell the user when the two differ.
     std::string dtype;
+    // The file's quantization_config, as "awq, 4-bit" ("quantized" when it says no method or
+    // bits); empty when it has none. Not modelled either: the weights are priced in FP32.
+    std::string quantization;
     // Whether the file says FP32 or nothing: "float32", "float", "fp32" (any case, with or without
     // "torch.") or "auto".
     bool saysFp32() const;
