@@ -556,6 +556,7 @@ private slots:
         const auto note = readAsNewGpuNote(twice, measured);
         QVERIFY(note);
         QVERIFY2(note->find("A100 x2 is read as a new GPU") == 0 &&
+                     note->find("so even its memory size moves its speed and more of a resource can forecast slower") != std::string::npos &&
                      note->find("\"efficiency_basis\": \"A100-PCIE-40GB\"") != std::string::npos,
                  note->c_str());
         GpuSpec based = twice; // naming a basis keeps that GPU's efficiency: nothing to say

@@ -192,9 +192,12 @@ std::optional<std::string> readAsNewGpuNote(const GpuSpec& gpu, const std::vecto
     }
     if (!nearest)
         return std::nullopt;
+    // Said plainly: a reviewer's V100 sheet with 16 GB instead of 32 came out 2.1x slower, and an
+    // A100 with 1.1-2x the SMs, FP32 and bandwidth slower at each step, both "within" coverage.
     return gpu.id + " is read as a new GPU: its GEMM efficiency is what the networks make of its per-SM rates and memory "
                     "per SM (nearest measured GPU: " +
-           nearest->id + "); a sheet edited from a measured GPU keeps that GPU's efficiency with \"efficiency_basis\": \"" +
+           nearest->id + "), so even its memory size moves its speed and more of a resource can forecast slower; a sheet "
+                         "edited from a measured GPU keeps that GPU's efficiency with \"efficiency_basis\": \"" +
            nearest->id + "\"";
 }
 
