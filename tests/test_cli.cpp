@@ -84,6 +84,9 @@ private slots:
         QCOMPARE(predictHelp.code, 0);
         QVERIFY2(predictHelp.out.contains("--parallel dpN|tpN|ppN_M"), qPrintable(predictHelp.out));
         QVERIFY2(!predictHelp.out.contains("train --data"), qPrintable(predictHelp.out));
+        const Run helpPredict = cli({"help", "predict"}); // as git and cargo read it; it printed every command
+        QCOMPARE(helpPredict.code, 0);
+        QCOMPARE(helpPredict.out, predictHelp.out);
         const Run modelsHelp = cli({"models", "-h"});
         QCOMPARE(modelsHelp.code, 0);
         QVERIFY2(modelsHelp.out.contains("gpus | models") && !modelsHelp.out.contains("predict --model"),
@@ -790,6 +793,21 @@ private slots:
         const Run json = cli(args + QStringList{"--json"});
         QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).object()["sheet_unread_fields"].toArray(),
                  QJsonArray{"l1_cache_kbb"});
+    }
+
+    // A pipeline's first line says its schedule (GPipe and 1F1B hold different activations); a
+    // layout without one says none.
+    void pipelineHeaderNamesItsSchedule()
+    {
+        const QStringList base{"predict", "--model", "gpt2_large", "--gpu", "A100-SXM4-80GB", "--seq", "512", "--batch", "8",
+                               "--mode", "training"};
+        const auto firstLine = [](const Run& r) { return r.out.section('\n', 0, 0); };
+        const Run gpipe = cli(base + QStringList{"--pp", "2", "--microbatches", "4", "--schedule", "gpipe"});
+        QVERIFY2(firstLine(gpipe).contains("(dp 1, tp 1, pp 2, 4 micro-batches, gpipe)"), qPrintable(gpipe.out));
+        const Run byDefault = cli(base + QStringList{"--pp", "2", "--microbatches", "4"});
+        QVERIFY2(firstLine(byDefault).contains("4 micro-batches, 1f1b)"), qPrintable(byDefault.out));
+        const Run tensor = cli(base + QStringList{"--tp", "2"});
+        QVERIFY2(firstLine(tensor).contains("1 micro-batch)"), qPrintable(tensor.out));
     }
 
     // Every layout's JSON has the same keys, and they mean the same: the busiest GPU's step, whose

@@ -141,6 +141,20 @@ private slots:
 
     // An empty file is said to be empty, not "unexpected end of input; expected '[', '{', or a
     // literal"; a number a script wrote one ulp off a whole one is quoted as it is, not as "57".
+    // The parser keeps the last of two equal keys: a hand-edited sheet with a second sm_count was
+    // forecast with whichever came last. Equal keys in different objects are no such thing.
+    void aKeyGivenTwiceIsRefused()
+    {
+        QCOMPARE(errorOf([] { json_fields::parse(R"({"id": "X", "sm_count": 80, "sm_count": 8})", "s.json"); }),
+                 QString("s.json: sm_count: given twice in one object (JSON keeps only the last; remove one)"));
+        QCOMPARE(errorOf([] { json_fields::parse(R"({"interconnect": {"kind": "a", "kind": "b"}})", "s.json"); }),
+                 QString("s.json: interconnect.kind: given twice in one object (JSON keeps only the last; remove one)"));
+        QCOMPARE(errorOf([] { json_fields::parse(R"({"custom_gpus": [{"id": "a"}, {"id": "b", "id": "c"}]})", "s.json"); }),
+                 QString("s.json: custom_gpus.id: given twice in one object (JSON keeps only the last; remove one)"));
+        QCOMPARE(errorOf([] { json_fields::parse(R"({"a": {"x": 1}, "b": {"x": 2}, "c": [{"k": 1}, {"k": 2}], "x": 3})", "s.json"); }),
+                 QString());
+    }
+
     void emptyFilesAndNearlyWholeNumbersReadPlainly()
     {
         QCOMPARE(errorOf([] { json_fields::parse("", "s.json"); }), QString("s.json: the file is empty"));

@@ -469,9 +469,12 @@ int runPredict(const std::vector<std::string>& args)
         j["layout_note"] = servers ? nlohmann::json(*servers) : nlohmann::json(nullptr);
         std::cout << j.dump(2) << "\n";
     } else {
-        std::printf("%s on %lld x %s (dp %lld, tp %lld, pp %lld, %lld micro-batch%s), global batch %lld x seq %lld, %s, FP32\n",
+        // A pipeline says its schedule: GPipe and 1F1B have the same bubble but not the same memory.
+        const std::string schedule = layout.pp > 1 ? std::string(", ") + pipelineScheduleName(layout.schedule) : "";
+        std::printf("%s on %lld x %s (dp %lld, tp %lld, pp %lld, %lld micro-batch%s%s), global batch %lld x seq %lld, %s, FP32\n",
                     config.id.c_str(), layout.gpus(), gpu.id.c_str(), layout.dp, layout.tp, layout.pp,
-                    layout.microbatches, layout.microbatches == 1 ? "" : "es", options.batch, options.seq, options.training ? "training step" : "inference");
+                    layout.microbatches, layout.microbatches == 1 ? "" : "es", schedule.c_str(), options.batch, options.seq,
+                    options.training ? "training step" : "inference");
         std::printf("  end to end %10.3f ms   (compute %.3f, bubble %.3f, communication %.3f: tp %.3f, pp %.3f, dp %.3f)\n",
                     p.totalSeconds() * 1e3, p.computeSeconds * 1e3, p.bubbleSeconds * 1e3, p.commSeconds() * 1e3,
                     p.tensorCommSeconds * 1e3, p.pipelineCommSeconds * 1e3, p.dataCommSeconds * 1e3);

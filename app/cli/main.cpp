@@ -91,7 +91,8 @@ int main(int argc, char** argv)
         return 2;
     }
     if (args[0] == "help" || asksForHelp(args[0])) {
-        std::cout << usage();
+        // "help predict" is "predict --help", as git and cargo read it (any other word: all commands).
+        std::cout << (args[0] == "help" && args.size() > 1 ? usageOf(args[1]) : usage());
         return finishOutput(0);
     }
     if (args[0] == "--version") {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <iomanip>
+#include <set>
 #include <sstream>
 #include <vector>
 #include <string_view>
@@ -257,8 +258,35 @@ nlohmann::json parse(const std::string& text, const std::string& source)
     // "unexpected end of input; expected '[', '{', or a literal" for a file saved empty.
     if (std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isspace(c); }))
         throwInputError(source, "", text.empty() ? "the file is empty" : "the file holds only white space");
+    // A key given twice in one object is kept once, the last, by the parser: a sheet edited by hand
+    // with a second "sm_count" forecast the GPU of whichever came last, without a word.
+    struct Frame {
+        std::set<std::string> keys;
+        std::string path; // "interconnect", "custom_gpus": where in the file, for the message
+        bool object = false;
+    };
+    std::vector<Frame> open;
+    std::string lastKey, twice;
+    const auto noteDuplicates = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+        using Event = nlohmann::json::parse_event_t;
+        if (event == Event::object_start || event == Event::array_start) {
+            const std::string parent = open.empty() ? "" : open.back().path;
+            const bool keyed = !open.empty() && open.back().object;
+            open.push_back({{}, keyed ? (parent.empty() ? lastKey : parent + "." + lastKey) : parent, event == Event::object_start});
+        } else if ((event == Event::object_end || event == Event::array_end) && !open.empty()) {
+            open.pop_back();
+        } else if (event == Event::key && !open.empty() && parsed.is_string()) {
+            lastKey = parsed.get<std::string>();
+            if (!open.back().keys.insert(lastKey).second && twice.empty())
+                twice = open.back().path.empty() ? lastKey : open.back().path + "." + lastKey;
+        }
+        return true;
+    };
     try {
-        return nlohmann::json::parse(text);
+        nlohmann::json j = nlohmann::json::parse(text, noteDuplicates);
+        if (!twice.empty())
+            throwInputError(source, oneLine(twice.substr(0, 80)), "given twice in one object (JSON keeps only the last; remove one)");
+        return j;
     } catch (const nlohmann::json::exception& e) {
         // nlohmann prefixes "[json.exception.parse_error.101] ", which tells a user nothing.
         std::string what = e.what();
