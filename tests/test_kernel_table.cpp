@@ -33,6 +33,18 @@ private slots:
         QCOMPARE(csv::parse(csv::joinRow(rows[0]) + "\n", "t"), rows);
     }
 
+    // A spreadsheet's "op, gpu, b" layout: blanks around a cell are not part of it, in the header,
+    // the ids or the numbers alike (" T4" was an unknown GPU while " 8" was 8).
+    void blanksAroundCellsAreLayout()
+    {
+        const auto t = parseKernelTable("op, gpu, b, m, n, k, h\nsoftmax, T4 ,8 , , , ,\t64\n", "t.csv",
+                                        TableContent::InputsOnly);
+        QCOMPARE(t.rows.size(), std::size_t(1));
+        QCOMPARE(t.rows[0].gpu, std::string("T4"));
+        QCOMPARE(t.rows[0].kernel.b, 8LL);
+        QCOMPARE(t.rows[0].kernel.h, 64LL);
+    }
+
     void inputsOnlyIgnoresMeasurements()
     {
         const auto t = parseKernelTable("op,gpu,b,m,n,k,h,latency_ms\nbmm,T4,2,3,4,5,,0.1\nsoftmax,T4,8,,,,64,\n", "t.csv",

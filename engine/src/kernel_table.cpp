@@ -52,6 +52,13 @@ KernelTable parseKernelTable(const std::string& text, const std::string& source,
     if (body.substr(0, 3) == "\xEF\xBB\xBF")
         body.remove_prefix(3);
     auto rows = csv::parse(body, source);
+    // Blanks around a cell are the writer's layout ("op, gpu, b"), not its value: " 1" was read
+    // as 1 (strtoll skips them) but " T4" was an unknown GPU and "1 " no number.
+    for (auto& row : rows)
+        for (auto& cell : row) {
+            const auto first = cell.find_first_not_of(" \t");
+            cell = first == std::string::npos ? std::string() : cell.substr(first, cell.find_last_not_of(" \t") - first + 1);
+        }
     if (rows.empty())
         throwInputError(source, "header", "empty file (expected a header op,gpu,b,m,n,k,h)");
     KernelTable t;
