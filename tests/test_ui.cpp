@@ -232,6 +232,14 @@ private slots:
                      qPrintable(waves.data(Qt::ToolTipRole).toString()));
         }
         QVERIFY(held > 0);
+        // The CSV export says so too, in its own column, as predict's JSON does (waves_on_sms).
+        const auto rows = csv::parse(operatorTableCsv(ops, "L4"), "ops.csv");
+        const auto smsColumn = std::size_t(std::find(rows.front().begin(), rows.front().end(), "waves_on_sms") - rows.front().begin());
+        QVERIFY(smsColumn < rows.front().size());
+        int exported = 0;
+        for (std::size_t r = 1; r < rows.size(); ++r)
+            exported += rows[r][smsColumn] == QString::number(l4Sms).toStdString();
+        QCOMPARE(exported, held);
         session.setWhatIf("L4", ForecastSession::WhatIf{}); // L4 itself: its own SMs, nothing to say
         ops.setGpu("L4");
         for (int row = 0; row < ops.rowCount(); ++row)
@@ -1055,6 +1063,7 @@ private slots:
             } else {
                 // The count it was priced at: its own, or more where its tiles in more waves were faster.
                 QVERIFY(std::stod(rows[i][col("priced_waves")]) >= std::stod(rows[i][col("waves")]));
+                QVERIFY(rows[i][col("waves_on_sms")].empty()); // a bundled GPU: over its own SMs
                 repriced += std::stod(rows[i][col("priced_waves")]) > std::stod(rows[i][col("waves")]);
                 const double u = std::stod(rows[i][col("utilization")]);
                 QVERIFY(u > 0 && u < 1); // a fraction, not "89.7%"

@@ -93,8 +93,10 @@ std::string operatorTableCsv(const QAbstractItemModel& view, const QString& gpuI
     std::vector<std::string> header{"gpu"};
     for (const auto& [column, name] : kColumns) {
         header.push_back(name);
-        if (column == C::Waves)
+        if (column == C::Waves) {
             header.push_back("priced_waves");
+            header.push_back("waves_on_sms"); // empty: over the GPU's own SMs
+        }
     }
     std::ostringstream out;
     out << csv::joinRow(header) << '\n';
@@ -106,6 +108,8 @@ std::string operatorTableCsv(const QAbstractItemModel& view, const QString& gpuI
                 const QVariant own = index.data(OperatorTableModel::SortRole), pricedAt = index.data(OperatorTableModel::PricedWavesRole);
                 cells.push_back(pricedAt.isValid() ? number(own.toDouble(), 8) : std::string());
                 cells.push_back(pricedAt.isValid() ? number(pricedAt.toDouble(), 8) : std::string());
+                const QVariant sms = index.data(OperatorTableModel::LayoutSmsRole);
+                cells.push_back(sms.isValid() ? number(sms.toDouble(), 8) : std::string());
                 continue;
             }
             const QVariant raw = index.data(OperatorTableModel::SortRole);

@@ -60,6 +60,8 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
     const double launches = double(o.op.count) * o.repeat;
     if (role == PricedWavesRole)
         return index.column() == Waves && priced ? QVariant(o.forecast.wavesPricedAt()) : QVariant();
+    if (role == LayoutSmsRole)
+        return index.column() == Waves && priced && o.forecast.layoutSms > 0 ? QVariant(o.forecast.layoutSms) : QVariant();
     if (role == SortRole) {
         switch (index.column()) {
         case Count: return launches;

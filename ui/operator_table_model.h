@@ -17,6 +17,9 @@ public:
     static constexpr int SortRole = Qt::UserRole + 1;
     // Waves column: the count the forecast was priced at (its own, or KernelForecast::pricedWaves).
     static constexpr int PricedWavesRole = Qt::UserRole + 2;
+    // Waves column: the SM count its waves are over when a what-if kernel took its basis's
+    // forecast (KernelForecast::layoutSms); invalid when they are over its own GPU's SMs.
+    static constexpr int LayoutSmsRole = Qt::UserRole + 3;
 
     explicit OperatorTableModel(ForecastSession* session, QObject* parent = nullptr);
     void setGpu(const QString& id); // which compared GPU's forecast to show
