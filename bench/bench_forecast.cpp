@@ -117,7 +117,7 @@ void BM_Gpt3TrainingStepWhatIf(benchmark::State& state)
 }
 BENCHMARK(BM_Gpt3TrainingStepWhatIf)->Unit(benchmark::kMillisecond);
 
-// The Sensitivity chart: the step and fourteen one-field variants (+-20% of seven fields), each
+// The Sensitivity chart: the step and twelve one-field variants (+-20% of six fields), each
 // bounded by its basis; the GUI recomputes it on every edit while the tab is shown.
 void BM_Gpt2SensitivityChart(benchmark::State& state)
 {

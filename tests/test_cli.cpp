@@ -87,6 +87,9 @@ private slots:
         const Run helpPredict = cli({"help", "predict"}); // as git and cargo read it; it printed every command
         QCOMPARE(helpPredict.code, 0);
         QCOMPARE(helpPredict.out, predictHelp.out);
+        const Run helpTypo = cli({"help", "prdict"}); // not every command's usage and exit 0
+        QCOMPARE(helpTypo.code, 2);
+        QVERIFY2(helpTypo.err.contains("unknown command 'prdict' (did you mean predict?)") && helpTypo.out.isEmpty(), qPrintable(helpTypo.err));
         const Run modelsHelp = cli({"models", "-h"});
         QCOMPARE(modelsHelp.code, 0);
         QVERIFY2(modelsHelp.out.contains("gpus | models") && !modelsHelp.out.contains("predict --model"),
@@ -1036,13 +1039,15 @@ private slots:
         QTest::newRow("missing everything") << QStringList{"predict"} << "predict: --model, --gpu, --seq: required";
         QTest::newRow("gpu in lower case") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "h100", "--seq", "8"}
                                            << "unknown GPU 'h100' (did you mean H100-PCIE-80GB or H100-SXM5-80GB?)";
+        QTest::newRow("gpu one letter off") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "A100-SXM-40GB", "--seq", "8"}
+                                            << "unknown GPU 'A100-SXM-40GB' (did you mean A100-SXM4-40GB?)";
         QTest::newRow("model without its size") << QStringList{"predict", "--model", "llama3", "--gpu", "T4", "--seq", "8"}
                                                 << "unknown model 'llama3' (did you mean llama3_8b?)";
         QTest::newRow("sequence beyond a config file's positions")
             << QStringList{"predict", "--model", QString(GPUFORECAST_RESOURCES) + "/models/bert_large.json", "--gpu", "T4", "--seq", "2048"}
             << "bert_large.json (bert_large): seq: 2048 tokens exceed the model's 512 learned positions (its max_position_embeddings)";
         QTest::newRow("sequence beyond positions") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "T4", "--seq", "4096"}
-                                                   << "gpt2_large";
+                                                   << "gpuforecast-cli: gpt2_large: seq: 4096 tokens exceed the model's 1024 learned positions (its n_positions)";
         QTest::newRow("layout not dividing heads") << base + QStringList{"--mode", "training", "--parallel", "tp7"}
                                                    << "tp 7 does not divide the 20 attention heads";
         QTest::newRow("data parallel inference") << base + QStringList{"--batch", "4", "--parallel", "dp4"}
@@ -1125,7 +1130,7 @@ private slots:
         QVERIFY(llama2.open(QIODevice::ReadOnly));
         QJsonObject awq = QJsonDocument::fromJson(llama2.readAll()).object();
         const QString awqPath = dir.filePath("awq.json");
-        const auto writeConfig = [&](const QJsonObject& quantization) {
+        const auto writeConfig = [&](const QJsonValue& quantization) {
             awq["quantization_config"] = quantization;
             QFile out(awqPath);
             return out.open(QIODevice::WriteOnly | QIODevice::Truncate) && out.write(QJsonDocument(awq).toJson()) > 0;
@@ -1136,6 +1141,11 @@ private slots:
         QVERIFY(writeConfig(QJsonObject{{"quant_method", "bitsandbytes"}, {"load_in_8bit", true}}));
         const Run asJson = cli({"predict", "--model", awqPath, "--gpu", "A100-SXM4-80GB", "--seq", "128", "--json"});
         QCOMPARE(QJsonDocument::fromJson(asJson.out.toUtf8()).object()["config_quantization"].toString(), QString("bitsandbytes, 8-bit"));
+        for (const QJsonValue& none : {QJsonValue(false), QJsonValue(QJsonObject{}), QJsonValue("none")}) { // says there is none
+            QVERIFY(writeConfig(none));
+            const Run plain = cli({"predict", "--model", awqPath, "--gpu", "A100-SXM4-80GB", "--seq", "128", "--json"});
+            QVERIFY2(QJsonDocument::fromJson(plain.out.toUtf8()).object()["config_quantization"].isNull(), qPrintable(plain.out.left(300)));
+        }
         const Run tp = cli({"predict", "--model", "gpt2_large", "--gpu", "A100-SXM4-40GB", "--seq", "128", "--parallel", "tp2"});
         QVERIFY2(tp.out.section('\n', 0, 0).endsWith(", FP32") && !tp.out.contains("torch_dtype"), qPrintable(tp.out));
     }

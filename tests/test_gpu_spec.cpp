@@ -87,10 +87,15 @@ private slots:
         GpuSpec amd = gpuSpecFromJson(mi300x, "mi300x.json");
         QCOMPARE(amd.fp32MatrixGflops, amd.fp32Gflops);
         const std::string note = matrixPeakAssumedNote(amd).value_or("");
-        QVERIFY2(note.find("fp32_matrix_gflops is not given, so GEMMs are priced at the vector FP32 peak (fp32_gflops 81700)") == 0,
+        QVERIFY2(note.find("fp32_matrix_gflops is not above the vector FP32 peak (fp32_gflops 81700), so GEMMs are priced at that") == 0,
                  note.c_str());
         setSpecField(amd, "fp32_matrix_gflops", 163400); // given by hand in the GUI's sheet
         QVERIFY(!matrixPeakAssumedNote(amd));
+        // Judged from the numbers, so a save and reload (which writes the key) or an undo keeps it.
+        setSpecField(amd, "fp32_matrix_gflops", 81700);
+        QVERIFY(matrixPeakAssumedNote(gpuSpecFromJson(gpuSpecToJson(amd), "saved.json")));
+        amd.vendor.clear(); // no vendor: the check still applies, as to any sheet not of NVIDIA
+        QVERIFY(matrixPeakAssumedNote(amd));
         json v100 = validSpec(); // NVIDIA runs FP32 GEMMs on its vector lanes: the default is right
         v100.erase("fp32_matrix_gflops");
         QVERIFY(!matrixPeakAssumedNote(gpuSpecFromJson(v100, "v100.json")));

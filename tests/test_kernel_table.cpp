@@ -37,7 +37,7 @@ private slots:
     // the ids or the numbers alike (" T4" was an unknown GPU while " 8" was 8).
     void blanksAroundCellsAreLayout()
     {
-        const auto t = parseKernelTable("op, gpu, b, m, n, k, h\nsoftmax, T4 ,8 , , , ,\t64\n", "t.csv",
+        const auto t = parseKernelTable("op, gpu, b, m, n, k, h\nsoftmax, T4 ,8 , , , ,\t64\n   \n", "t.csv",
                                         TableContent::InputsOnly);
         QCOMPARE(t.rows.size(), std::size_t(1));
         QCOMPARE(t.rows[0].gpu, std::string("T4"));

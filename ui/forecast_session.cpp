@@ -136,8 +136,13 @@ std::optional<QString> ForecastSession::applyScenario(const Scenario& sc)
     for (const auto& id : sc.gpus) {
         const auto custom = std::find_if(sc.customGpus.begin(), sc.customGpus.end(), [&](const GpuSpec& g) { return g.id == id; });
         const GpuSpec* spec = custom != sc.customGpus.end() ? &*custom : gpu(QString::fromStdString(id));
-        if (!spec)
-            return QString("gpus: unknown GPU '%1' and no spec sheet for it in the scenario").arg(QString::fromStdString(id));
+        if (!spec) {
+            std::vector<std::string> known;
+            for (const auto& g : gpus_)
+                known.push_back(g.id);
+            return QString("gpus: unknown GPU '%1'%2 and no spec sheet for it in the scenario")
+                .arg(QString::fromStdString(id), QString::fromStdString(json_fields::didYouMean(id, known)));
+        }
         if (sc.parallel.gpus() > 1 && !(spec->interconnectBandwidthGBps > 0)) // forecastParallel needs the link
             return QString("%1: interconnect.bandwidth_gbps: needed for a multi-GPU forecast").arg(QString::fromStdString(id));
     }

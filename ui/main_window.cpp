@@ -135,7 +135,7 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     ops->horizontalHeader()->setSectionResizeMode(OperatorTableModel::Name, QHeaderView::Interactive);
     ops->horizontalHeader()->resizeSection(OperatorTableModel::Name, 200);
     // So is the tile: a GEMM priced padded says so there ("128x128 /5 as m=256 k=4096"), and one
-    // such row sized the column for all and pushed Share off-screen in a training step.
+    // such row sized the column for all and pushed the columns right of it off-screen.
     ops->horizontalHeader()->setSectionResizeMode(OperatorTableModel::Tile, QHeaderView::Interactive);
     // Cut at the right, so a narrow column still shows the tile: elided in the middle like the names,
     // "128x64 /5 (as 64x6144)" read "128x6...6144)". The full text is the cell's tooltip.

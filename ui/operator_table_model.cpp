@@ -84,9 +84,9 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
         return tr("Another pipeline stage runs this kernel: the first holds the embedding, the last the head. "
                   "The table shows the busiest stage's GPU.");
     if (role == Qt::ToolTipRole && index.column() == Waves && priced && o.forecast.layoutSms > 0)
-        return tr("On its own sheet this kernel forecast slower than with the lesser of that sheet's and its "
-                  "basis's resources, which can run it as they do; so it takes that forecast, whose tiles are "
-                  "laid out on %1 SMs.").arg(o.forecast.layoutSms);
+        return tr("On this sheet the kernel forecast slower than with the lesser of each of its and its basis's "
+                  "resources, which the GPU could run it as; so it takes that forecast, whose tiles are laid out "
+                  "on %1 SMs.").arg(o.forecast.layoutSms);
     // Fused chains have names of a hundred characters; the view elides them, the tooltip does not.
     if (role == Qt::ToolTipRole && (index.column() == Name || index.column() == Dims || index.column() == Tile))
         role = Qt::DisplayRole;

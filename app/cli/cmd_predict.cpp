@@ -41,7 +41,9 @@ ModelConfig resolveModel(const fs::path& dataDir, const std::string& idOrPath)
             throw UsageError("--model: unknown model '" + idOrPath + "'" + json_fields::didYouMean(idOrPath, ids) +
                              " (see gpuforecast-cli models, or give a config.json path)");
         }
-        return loadModelConfig(bundled.string());
+        ModelConfig c = loadModelConfig(bundled.string());
+        c.source = idOrPath; // named by its id, as it was asked for: the install path is no file of the user's
+        return c;
     }
     return loadModelConfig(idOrPath);
 }
@@ -154,7 +156,9 @@ struct Notes {
     SpecCoverage coverage; // the ratios outside the measured range, and the donor beyond it
     std::string sheet; // --gpu was a spec file: its path (its id may also name a bundled GPU)
     std::string efficiencyBasis; // the sheet's "efficiency_basis": whose learned efficiency it reads
-    std::optional<std::string> sheetCheck; // the FP32 peak disagrees with SMs x cores x clock
+    // The FP32 peak disagrees with SMs x cores x clock, or a sheet not of NVIDIA has no matrix peak
+    // above it (sheetCheck below)
+    std::optional<std::string> sheetCheck;
     std::vector<std::string> unreadFields;  // keys in the sheet file that no forecast reads (typos)
     std::optional<std::string> unreadNote;  // the same, for people, with the field each likely meant
     // A sheet file that keeps a bundled GPU's id but not its numbers: "sm_count 216 (108)", ...

@@ -4,6 +4,7 @@
 #include "commands.h"
 
 #include "gpuforecast/error.h"
+#include "gpuforecast/json_fields.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -57,6 +58,23 @@ std::string usage()
     return text + "  --version                             print the version\n";
 }
 
+bool isCommand(const std::string& word)
+{
+    return std::any_of(std::begin(kCommands), std::end(kCommands), [&](const CommandUsage& c) {
+        return word == c.names[0] || (c.names[1] && word == c.names[1]);
+    });
+}
+
+std::string didYouMeanCommand(const std::string& word)
+{
+    std::vector<std::string> names;
+    for (const CommandUsage& c : kCommands)
+        for (const char* name : c.names)
+            if (name)
+                names.emplace_back(name);
+    return gpuforecast::json_fields::didYouMean(word, names);
+}
+
 std::string usageOf(const std::string& command)
 {
     for (const CommandUsage& c : kCommands)
@@ -91,8 +109,17 @@ int main(int argc, char** argv)
         return 2;
     }
     if (args[0] == "help" || asksForHelp(args[0])) {
-        // "help predict" is "predict --help", as git and cargo read it (any other word: all commands).
-        std::cout << (args[0] == "help" && args.size() > 1 ? usageOf(args[1]) : usage());
+        // "help predict" is "predict --help", as git and cargo read it.
+        if (args[0] == "help" && args.size() > 1) {
+            if (!isCommand(args[1])) {
+                std::cerr << "gpuforecast-cli help: unknown command '" << oneLine(args[1]) << "'" << didYouMeanCommand(args[1])
+                          << " (see --help)\n";
+                return 2;
+            }
+            std::cout << usageOf(args[1]);
+            return finishOutput(0);
+        }
+        std::cout << usage();
         return finishOutput(0);
     }
     if (args[0] == "--version") {
@@ -114,7 +141,7 @@ int main(int argc, char** argv)
     };
     const auto it = commands.find(args[0]);
     if (it == commands.end()) {
-        std::cerr << "gpuforecast-cli: unknown command '" << oneLine(args[0]) << "' (see --help)\n";
+        std::cerr << "gpuforecast-cli: unknown command '" << oneLine(args[0]) << "'" << didYouMeanCommand(args[0]) << " (see --help)\n";
         return 2;
     }
     if (std::any_of(args.begin() + 1, args.end(), asksForHelp)) { // "predict --help"

@@ -184,10 +184,8 @@ GpuSpec gpuSpecFromJson(const json& j, const std::string& source)
         else
             s.priceUsd = *v;
     }
-    if (s.fp32MatrixGflops <= 0) {
+    if (s.fp32MatrixGflops <= 0)
         s.fp32MatrixGflops = s.fp32Gflops;
-        s.matrixPeakGiven = false;
-    }
     json kept = json::object();
     for (const auto& [key, value] : j.items())
         if (!isKnownKey(key, false)) {
@@ -318,11 +316,11 @@ std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec)
 
 std::optional<std::string> matrixPeakAssumedNote(const GpuSpec& spec)
 {
-    if (spec.matrixPeakGiven || spec.vendorIsNvidia())
+    if (spec.vendorIsNvidia() || spec.fp32MatrixGflops > spec.fp32Gflops)
         return std::nullopt;
-    return "fp32_matrix_gflops is not given, so GEMMs are priced at the vector FP32 peak (fp32_gflops " +
-           json_fields::plainNumber(spec.fp32Gflops) +
-           "); AMD's matrix cores run FP32 GEMMs at up to twice it (MI300X: 163400 against 81700 GFLOP/s)";
+    return "fp32_matrix_gflops is not above the vector FP32 peak (fp32_gflops " + json_fields::plainNumber(spec.fp32Gflops) +
+           "), so GEMMs are priced at that; if this GPU has FP32 matrix units, give their peak (AMD CDNA: twice the "
+           "vector peak, MI300X 163400 against 81700 GFLOP/s)";
 }
 
 std::optional<std::string> unreadFieldsNote(const GpuSpec& spec)
@@ -379,8 +377,6 @@ void setSpecField(GpuSpec& spec, const std::string& key, double value)
         throwInputError(spec.id, key, "unknown spec field");
     if (!(f->optional && value == 0))
         checkRange(*f, value, spec.id);
-    if (key == "fp32_matrix_gflops") // set by hand now, or cleared back to the vector peak
-        spec.matrixPeakGiven = value > 0;
     // Zero clears an optional field, as a sheet without it reads: undoing an edit of a field the
     // sheet did not give restores "not given", which the field's range would otherwise refuse.
     if (f->optional && value == 0) {

@@ -191,7 +191,9 @@ std::string closestKey(const std::string& key, const std::vector<std::string>& c
     std::string best;
     std::size_t bestDistance = 3;
     for (const auto& c : candidates) {
-        const std::size_t d = editDistance(lower, c);
+        std::string candidate = c; // ignoring case on both sides: GPU ids are upper case
+        std::transform(candidate.begin(), candidate.end(), candidate.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+        const std::size_t d = editDistance(lower, candidate);
         if (d < bestDistance && 3 * d < lower.size()) {
             bestDistance = d;
             best = c;
@@ -238,6 +240,8 @@ void restoreUnreadKeys(nlohmann::json& out, const nlohmann::json& kept, const st
         return;
     for (const auto& [key, value] : kept.items()) {
         if (key == nested && value.is_object()) {
+            if (out.contains(nested) && !out[nested].is_object())
+                continue; // what the file is about to say there wins
             for (const auto& [leaf, inner] : value.items())
                 if (!out[nested].contains(leaf))
                     out[nested][leaf] = inner;

@@ -59,6 +59,8 @@ KernelTable parseKernelTable(const std::string& text, const std::string& source,
             const auto first = cell.find_first_not_of(" \t");
             cell = first == std::string::npos ? std::string() : cell.substr(first, cell.find_last_not_of(" \t") - first + 1);
         }
+    // A line of blanks is an empty line, which the reader skips ("expected 7 columns, got 1").
+    std::erase_if(rows, [](const std::vector<std::string>& row) { return row.size() == 1 && row.front().empty(); });
     if (rows.empty())
         throwInputError(source, "header", "empty file (expected a header op,gpu,b,m,n,k,h)");
     KernelTable t;

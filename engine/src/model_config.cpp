@@ -281,8 +281,9 @@ void readLlamaLike(ModelConfig& c, const json& j, const Context& ctx)
 std::string quantizationOf(const json& j)
 {
     const auto it = j.find("quantization_config");
-    if (it == j.end() || it->is_null())
-        return "";
+    if (it == j.end() || it->is_null() || (it->is_boolean() && !it->get<bool>()) || (it->is_object() && it->empty()) ||
+        (it->is_string() && (it->get<std::string>().empty() || it->get<std::string>() == "none")))
+        return ""; // says there is none
     std::string method, bits;
     if (it->is_object()) {
         if (const auto m = it->find("quant_method"); m != it->end() && m->is_string())

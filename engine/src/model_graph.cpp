@@ -240,7 +240,7 @@ std::vector<GraphKernel> buildModelGraph(const ModelConfig& c, const GraphOption
         const bool fromFile = !c.source.empty() && c.source != c.id;
         throwInputError(fromFile ? c.source + " (" + where + ")" : where, "seq",
                         std::to_string(o.seq) + " tokens exceed the model's " + std::to_string(c.maxPositions) +
-                            " learned positions (its max_position_embeddings)");
+                            " learned positions (its " + (c.family == "gpt2" ? "n_positions" : "max_position_embeddings") + ")");
     }
 
     graph::Builder g(o);

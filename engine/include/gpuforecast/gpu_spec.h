@@ -26,9 +26,6 @@ struct GpuSpec {
     double boostClockMhz = 0;
     double fp32Gflops = 0;       // FP32 vector peak, GFLOP/s
     double fp32MatrixGflops = 0; // FP32 peak for matrix multiply (equals fp32Gflops unless the spec differs)
-    // False when the file left fp32_matrix_gflops out and it was read as fp32_gflops: an AMD sheet
-    // without it was forecast 1.8x slower than with it, without a word (matrixPeakAssumedNote).
-    bool matrixPeakGiven = true;
     double fp16TensorGflops = 0;
     double bf16TensorGflops = 0;
     double memoryGb = 0;
@@ -121,9 +118,11 @@ GpuSpec withGreaterResources(const GpuSpec& sheet, const GpuSpec& other);
 // when the two differ by more than 25%; empty when they agree or a number is missing.
 std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec);
 
-// One line for people when a sheet not of NVIDIA left fp32_matrix_gflops out: its GEMMs are then
-// priced at the vector FP32 peak, where AMD's matrix cores run FP32 GEMMs at up to twice it.
-// (NVIDIA's FP32 GEMMs run on the vector lanes, so the default is right there.) Empty otherwise.
+// One line for people when a sheet not of NVIDIA has no FP32 matrix peak above its vector one
+// (left out, it is read as the vector peak): its GEMMs are then priced at the vector peak, where
+// AMD CDNA's matrix cores run FP32 GEMMs at twice it; an MI300X sheet without the field came out
+// 1.8x slower without a word. Judged from the numbers alone, so no edit, undo or save loses it.
+// (NVIDIA's FP32 GEMMs run on the vector lanes, so equal peaks are right there.) Empty otherwise.
 std::optional<std::string> matrixPeakAssumedNote(const GpuSpec& spec);
 
 // One line for people when the file had fields no forecast reads: each named, with the field it
