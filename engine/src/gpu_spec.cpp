@@ -77,8 +77,7 @@ std::string unreadHint(const std::string& key)
 {
     if (key.rfind("interconnect.", 0) == 0 && isKnownKey(key, true)) // nested keys are never unread
         return "write it as \"" + key.substr(13) + "\" inside \"interconnect\"";
-    std::string lower = key;
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    const std::string lower = json_fields::lowerCase(key);
     std::vector<std::string> candidates(kTextKeys.begin(), kTextKeys.end());
     candidates.push_back("interconnect.kind");
     for (const auto& f : fieldTable())
@@ -101,8 +100,7 @@ std::string misspellingOf(const json& obj, const std::string& leaf, bool nested)
         const std::string& key = item.key();
         if (isKnownKey(nested ? "interconnect." + key : key, nested))
             continue;
-        std::string lower = key;
-        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+        const std::string lower = json_fields::lowerCase(key);
         if (!json_fields::closestKey(key, {leaf}).empty() || leaf.rfind(lower + "_", 0) == 0)
             return key;
     }
@@ -263,9 +261,7 @@ void validateGpuSpec(const GpuSpec& spec, const std::string& source)
 
 bool GpuSpec::vendorIsNvidia() const
 {
-    std::string lower = vendor;
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return lower.find("nvidia") != std::string::npos;
+    return json_fields::lowerCase(vendor).find("nvidia") != std::string::npos;
 }
 
 namespace {

@@ -184,16 +184,19 @@ std::size_t editDistance(std::string_view a, std::string_view b)
 
 } // namespace
 
+std::string lowerCase(std::string text)
+{
+    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return text;
+}
+
 std::string closestKey(const std::string& key, const std::vector<std::string>& candidates)
 {
-    std::string lower = key;
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    const std::string lower = lowerCase(key);
     std::string best;
     std::size_t bestDistance = 3;
     for (const auto& c : candidates) {
-        std::string candidate = c; // ignoring case on both sides: GPU ids are upper case
-        std::transform(candidate.begin(), candidate.end(), candidate.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
-        const std::size_t d = editDistance(lower, candidate);
+        const std::size_t d = editDistance(lower, lowerCase(c)); // ignoring case on both sides: GPU ids are upper case
         if (d < bestDistance && 3 * d < lower.size()) {
             bestDistance = d;
             best = c;
@@ -204,18 +207,15 @@ std::string closestKey(const std::string& key, const std::vector<std::string>& c
 
 std::vector<std::string> likelyMeant(const std::string& query, const std::vector<std::string>& known)
 {
-    const auto lower = [](std::string s) {
-        std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-        return s;
-    };
-    const std::string q = lower(query);
+    const std::string q = lowerCase(query);
     if (q.empty())
         return {};
     std::vector<std::string> containing;
     for (const auto& id : known) {
-        if (lower(id) == q)
+        const std::string lowerId = lowerCase(id);
+        if (lowerId == q)
             return {id};
-        if (lower(id).find(q) != std::string::npos)
+        if (lowerId.find(q) != std::string::npos)
             containing.push_back(id);
     }
     if (!containing.empty() && containing.size() <= 4)

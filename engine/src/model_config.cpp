@@ -354,7 +354,7 @@ namespace {
 // A dtype as both precision checks read it: lower case, without PyTorch's "torch." prefix.
 std::string plainDtype(std::string t)
 {
-    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+    t = json_fields::lowerCase(std::move(t));
     if (t.rfind("torch.", 0) == 0)
         t.erase(0, 6);
     return t;

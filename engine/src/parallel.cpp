@@ -1,6 +1,7 @@
 #include "gpuforecast/parallel.h"
 
 #include "gpuforecast/error.h"
+#include "gpuforecast/json_fields.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -49,8 +50,7 @@ const char* pipelineScheduleName(PipelineSchedule s) { return s == PipelineSched
 std::optional<PipelineSchedule> pipelineScheduleFromName(std::string_view name)
 {
     // Any case: the GUI shows "1F1B" and "GPipe", and a scenario written by hand copied that.
-    std::string lower(name);
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    const std::string lower = json_fields::lowerCase(std::string(name));
     for (const auto s : {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB})
         if (lower == pipelineScheduleName(s))
             return s;

@@ -34,6 +34,9 @@ std::optional<long long> optionalInteger(const nlohmann::json& j, const Context&
 // A number as people write it in messages: 1048576, not 1.04858e+06; 0.5; 1e+308 only when huge.
 std::string plainNumber(double x);
 
+// `text` in lower case (ASCII): ids, keys and names compared without regard to case.
+std::string lowerCase(std::string text);
+
 // The key of `candidates` that `key` most likely meant: within two edits, ignoring case, and at
 // most one edit per three letters (so that "note" is not taken for "name"); empty when none is.
 std::string closestKey(const std::string& key, const std::vector<std::string>& candidates);
