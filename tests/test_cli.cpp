@@ -1017,8 +1017,26 @@ private slots:
         // Split over a server, the text says whether the busiest GPU's share fits, as the JSON does.
         const QStringList tp{"predict", "--model", "mixtral_8x7b", "--gpu", "H100-SXM5-80GB", "--seq", "512", "--parallel"};
         const Run two = cli(tp + QStringList{"tp2"}), four = cli(tp + QStringList{"tp4"});
-        QVERIFY2(two.out.contains("GB per GPU (the busiest): DOES NOT FIT"), qPrintable(two.out));
-        QVERIFY2(four.out.contains("GB per GPU (the busiest): fits"), qPrintable(four.out));
+        QVERIFY2(two.out.contains("GiB per GPU (the busiest): DOES NOT FIT"), qPrintable(two.out));
+        QVERIFY2(four.out.contains("GiB per GPU (the busiest): fits"), qPrintable(four.out));
+    }
+
+    // A sheet's "80 GB" is sold in binary units: 80 GiB, 85.9e9 bytes. GPT-2 XL training at 8 x 512
+    // needs 85.1e9 bytes, which fits; judged against 80e9 bytes it was called too large.
+    void memoryFitReadsTheSheetInGiB()
+    {
+        const QStringList args{"predict", "--model", "gpt2_xl", "--gpu", "H100-SXM5-80GB", "--batch", "8", "--seq", "512",
+                               "--mode", "training"};
+        const Run text = cli(args);
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains(QRegularExpression(R"(memory +79\.\d\d GiB of 80 GiB: fits)")), qPrintable(text.out));
+        const QJsonObject memory = QJsonDocument::fromJson(cli(args + QStringList{"--json"}).out.toUtf8()).object()["memory"].toObject();
+        QVERIFY(memory["fits"].toBool());
+        QVERIFY2(memory["total_gb"].toDouble() > 80, qPrintable(QString::number(memory["total_gb"].toDouble())));
+        QCOMPARE(memory["gpu_gb"].toDouble(), 80 * 1.073741824); // decimal GB, as the key says
+        // Twice the batch does not fit, and the text says so.
+        QVERIFY(cli({"predict", "--model", "gpt2_xl", "--gpu", "H100-SXM5-80GB", "--batch", "16", "--seq", "512", "--mode",
+                     "training"}).out.contains("GiB of 80 GiB: DOES NOT FIT"));
     }
 
     void badPredictArguments_data()

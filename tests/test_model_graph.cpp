@@ -649,7 +649,7 @@ private slots:
                 else if (!run->parallel.empty())
                     continue;
                 const MemoryEstimate m = estimateMemory(bundled(run->model), {run->batch / dp, run->seq, true, false});
-                QVERIFY2(m.totalBytes() <= gpu->memoryBytes(),
+                QVERIFY2(m.totalBytes() <= gpu->memoryCapacityBytes(),
                          qPrintable(QString("%1 on %2: %3 GB").arg(file, gpuDir).arg(m.totalBytes() / 1e9)));
                 ++checked;
             }

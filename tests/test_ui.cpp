@@ -470,11 +470,11 @@ private slots:
         QVERIFY(!session.setOptions(GraphOptions{256, 1024, true, false}).has_value()); // training, far over 24 GB
         chart.setGpu("L4");
         QVERIFY2(memoryNote().startsWith("no effect on time, but the model does NOT fit (needs "), qPrintable(memoryNote()));
-        // Fitting only just (20.8 of L4's 24 GB): 20% less memory would not hold it, and that is said.
+        // Fitting only just (19.3 of L4's 24 GiB): 20% less memory would not hold it, and that is said.
         QVERIFY(!session.setOptions(GraphOptions{1, 768, true, false}).has_value());
         chart.setGpu("V100-PCIE-32GB");
         chart.setGpu("L4");
-        QVERIFY2(memoryNote().startsWith("no effect on time, but at x 0.8 (19.2 GB) the model no longer fits (needs 20.8 GB)"),
+        QVERIFY2(memoryNote().startsWith("no effect on time, but at x 0.8 (19.2 GiB) the model no longer fits (needs 19.3 GiB)"),
                  qPrintable(memoryNote()));
     }
 

@@ -54,12 +54,12 @@ void SensitivityChart::rebuild()
     const auto forecasts = session_->forecasts();
     if (const qsizetype at = session_->selectedGpus().indexOf(gpuId_); at >= 0 && std::size_t(at) < forecasts->size()) {
         const ModelForecast& f = (*forecasts)[std::size_t(at)];
-        const QString needs = tr("%1 GB").arg(f.memory.totalBytes() / 1e9, 0, 'f', 1);
+        const QString needs = tr("%1 GiB").arg(f.memory.totalBytes() / GpuSpec::kBytesPerGiB, 0, 'f', 1);
         if (!f.fits())
             memoryNote = tr("no effect on time, but the model does NOT fit (needs %1)").arg(needs);
         else if (f.memory.totalBytes() > 0.8 * f.gpuMemoryBytes)
-            memoryNote = tr("no effect on time, but at x 0.8 (%1 GB) the model no longer fits (needs %2)")
-                             .arg(0.8 * f.gpuMemoryBytes / 1e9, 0, 'f', 1)
+            memoryNote = tr("no effect on time, but at x 0.8 (%1 GiB) the model no longer fits (needs %2)")
+                             .arg(0.8 * f.gpuMemoryBytes / GpuSpec::kBytesPerGiB, 0, 'f', 1)
                              .arg(needs);
     }
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();

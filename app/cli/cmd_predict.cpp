@@ -310,10 +310,11 @@ void printNotes(const Notes& notes)
 // `forecast`'s memory against its GPU's; `whose` names the GPU on a multi-GPU layout.
 void printMemory(const ModelForecast& r, const char* whose)
 {
-    // Whole gigabytes for real cards; a what-if sheet of 0.5 GB must not print "of 0 GB".
-    const double capacity = r.gpuMemoryBytes / 1e9;
-    std::printf(capacity >= 10 ? "  memory     %10.2f GB of %.0f GB%s: %s\n" : "  memory     %10.2f GB of %.3g GB%s: %s\n",
-                r.memory.totalBytes() / 1e9, capacity, whose, r.fits() ? "fits" : "DOES NOT FIT");
+    // In GiB, the unit the sheet's size is sold in, so an H100 reads "of 80 GiB". Whole numbers
+    // for real cards; a what-if sheet of 0.5 GB must not print "of 0 GiB".
+    const double capacity = r.gpuMemoryBytes / GpuSpec::kBytesPerGiB;
+    std::printf(capacity >= 10 ? "  memory     %10.2f GiB of %.0f GiB%s: %s\n" : "  memory     %10.2f GiB of %.3g GiB%s: %s\n",
+                r.memory.totalBytes() / GpuSpec::kBytesPerGiB, capacity, whose, r.fits() ? "fits" : "DOES NOT FIT");
 }
 
 void printText(const ModelForecast& r, const Notes& notes)

@@ -119,7 +119,7 @@ ModelForecast forecastModel(const Forecaster& forecaster, const ModelConfig& con
         r.ops.push_back(std::move(o));
     }
     r.memory = estimateMemory(config, options);
-    r.gpuMemoryBytes = gpu.memoryBytes();
+    r.gpuMemoryBytes = gpu.memoryCapacityBytes();
     return r;
 }
 

@@ -72,7 +72,13 @@ struct GpuSpec {
     double gemmPeakGflops() const { return std::max(fp32MatrixGflops, fp32Gflops); }
     double peakFlops(bool matrix) const { return (matrix ? gemmPeakGflops() : fp32Gflops) * 1e9; }
     double bandwidthBytesPerSecond() const { return memoryBandwidthGBps * 1e9; }
+    // The memory as the networks' footprint feature was trained to read it (decimal GB).
     double memoryBytes() const { return memoryGb * 1e9; }
+    // The memory a model must fit in. Sheets give the size as the card is sold ("80 GB"), and
+    // DRAM is sold in binary units: an H100 "80 GB" holds 80 GiB (85.9e9 bytes), so decimal
+    // bytes judged a model near the limit 7% too large to fit.
+    double memoryCapacityBytes() const { return memoryGb * kBytesPerGiB; }
+    static constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
     double l2Bytes() const { return l2CacheMb * 1e6; }
     // The optional SM fields as forecasts read them (128 KB, 2048 threads when not given).
     double l1CacheKbOrDefault() const { return l1CacheKb > 0 ? l1CacheKb : 128; }
