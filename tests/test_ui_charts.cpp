@@ -648,6 +648,8 @@ private slots:
                 QVERIFY(QTest::qWaitForWindowExposed(chart));
                 QTest::qWait(50); // the resize's replot, and the one it queues
                 const QString where = QString("%1 at %2 px").arg(chart->metaObject()->className()).arg(size.width());
+                // A legend wrapped while hidden once made the chart's minimum 894 px wide.
+                QCOMPARE(chart->size(), size);
                 for (QCPAxisRect* rect : chart->plot()->axisRects())
                     for (QCPAxis* axis : rect->axes(QCPAxis::atLeft | QCPAxis::atBottom)) {
                         const bool across = axis->orientation() == Qt::Horizontal;
@@ -664,7 +666,11 @@ private slots:
                         for (qsizetype i = 1; i < ticks.size(); ++i) {
                             const QFontMetrics metrics(axis->tickLabelFont());
                             const double gap = axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1]);
-                            const double needed = (metrics.horizontalAdvance(labels[i - 1]) + metrics.horizontalAdvance(labels[i])) / 2.0;
+                            // Slanted labels (Breakdown's GPU names) are parallel lines: they clear each
+                            // other when the gap across them holds a line of text.
+                            const double slant = std::abs(axis->tickLabelRotation()) * M_PI / 180;
+                            const double needed = slant > 0 ? metrics.height() / std::sin(slant)
+                                                            : (metrics.horizontalAdvance(labels[i - 1]) + metrics.horizontalAdvance(labels[i])) / 2.0;
                             QVERIFY2(gap > needed, qPrintable(QString("%1: %2 and %3 %4 px apart").arg(where, labels[i - 1], labels[i]).arg(gap)));
                         }
                     }
@@ -682,6 +688,43 @@ private slots:
         const auto [leftStart, leftEnd] = titleSpan(rects[1]->axis(QCPAxis::atBottom)); // the law, left of the staircase
         const auto [rightStart, rightEnd] = titleSpan(rects[0]->axis(QCPAxis::atBottom));
         QVERIFY2(leftEnd < rightStart || rightEnd < leftStart, qPrintable(QString("%1..%2 and %3..%4").arg(leftStart).arg(leftEnd).arg(rightStart).arg(rightEnd)));
+    }
+
+    // In a 1024-px window Waves' legend took half the chart. Where the full names would take more
+    // than a third of the width, the entries with a short form use it; a wide window has the full ones.
+    void legendTakesShortNamesInANarrowChart()
+    {
+        ForecastSession session(nullptr, store());
+        WavesChart waves(&session);
+        RooflineChart roofline(&session);
+        for (ChartWidget* chart : std::initializer_list<ChartWidget*>{&waves, &roofline})
+            for (const int width : {560, 1600}) {
+                chart->resize(width, 300);
+                chart->show();
+                QVERIFY(QTest::qWaitForWindowExposed(chart));
+                QTest::qWait(200); // the resize's replot, and the one the names queue
+                const QString where = QString("%1 at %2 px").arg(chart->metaObject()->className()).arg(width);
+                QCOMPARE(chart->width(), width);
+                QCPLegend* legend = chart->plot()->legend;
+                QStringList names;
+                for (int i = 0; i < legend->itemCount(); ++i)
+                    if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i)))
+                        names << item->plottable()->name();
+                const bool full = names.contains("roofline: utilization 1") || names.contains(QRegularExpression(R"(^BMM \(attention\) \(.+\)$)"));
+                const bool shortened = names.contains("roofline") || names.contains("BMM (attention)");
+                QVERIFY2(width > 1000 ? full && !shortened : shortened && !full, qPrintable(where + ": " + names.join(", ")));
+                QVERIFY2(width > 1000 || legend->outerRect().width() <= width / 3,
+                         qPrintable(where + QString(": legend %1 px").arg(legend->outerRect().width())));
+            }
+        // Back to wide: the full names return, with a new forecast's rebuild too.
+        waves.resize(1600, 300);
+        session.setSelectedGpus({"T4", "L4"});
+        QTest::qWait(50);
+        QStringList names;
+        for (int i = 0; i < waves.plot()->legend->itemCount(); ++i)
+            if (auto* item = qobject_cast<QCPPlottableLegendItem*>(waves.plot()->legend->item(i)))
+                names << item->plottable()->name();
+        QVERIFY2(names.contains("wave boundaries (T4)"), qPrintable(names.join(", ")));
     }
 
     // Eight GPUs' full labels ran into each other and off the plot. Where a label does not fit its

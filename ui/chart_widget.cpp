@@ -17,7 +17,12 @@ ChartWidget::ChartWidget(ForecastSession* session, QWidget* parent)
     layout_->setContentsMargins(0, 0, 0, 0);
     layout_->addWidget(plot_, 1);
     connect(plot_, &QCustomPlot::afterLayout, this, [this] {
+        // Not while hidden: a hidden plot lays out at 100 px high, where the legend wrapped into
+        // nine columns whose width became the chart's minimum, and the window grew to hold it.
+        if (!plot_->isVisible())
+            return fitToLayout();
         fitLegendToHeight();
+        fitLegendToWidth();
         fitToLayout();
     });
 }
@@ -48,6 +53,14 @@ const OpForecast* ChartWidget::selectedOp(const ModelForecast& forecast) const
         return &forecast.ops[std::size_t(selectedIndex_)];
     const auto first = std::find_if(forecast.ops.begin(), forecast.ops.end(), named);
     return first == forecast.ops.end() ? nullptr : &*first;
+}
+
+void ChartWidget::showEvent(QShowEvent* event)
+{
+    // The layouts made while hidden left the legend unfitted (the constructor's afterLayout hook):
+    // fit it to the size the chart is shown at.
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    QWidget::showEvent(event);
 }
 
 void ChartWidget::changeEvent(QEvent* event)
@@ -158,6 +171,53 @@ void ChartWidget::fitLegendToHeight()
     legend->setWrap(wrap);
     legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true); // down each column, then the next
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartWidget::setShortLegendName(QCPAbstractPlottable* plottable, const QString& shortName)
+{
+    plottable->setProperty(kShortName, shortName);
+}
+
+void ChartWidget::fitLegendToWidth()
+{
+    // In a 1024-px window Waves' legend took half the chart ("wave boundaries (V100-PCIE-32GB)").
+    // Where the full names would take more than a third of the width, entries that have a short
+    // form use it. Judged from the full names' width, never the legend's current one, so the
+    // choice cannot flip back and forth between replots.
+    QCPLegend* legend = plot_->legend;
+    if (!legendBeside_ || !legend->visible() || legend->itemCount() == 0)
+        return;
+    const QFontMetrics metrics(legend->font());
+    int widest = 0, entries = 0;
+    std::vector<QCPAbstractPlottable*> shortenable;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i));
+        if (!item)
+            continue;
+        ++entries;
+        QCPAbstractPlottable* p = item->plottable();
+        if (!p->property(kShortName).toString().isEmpty()) {
+            if (!p->property(kFullName).isValid()) // the name given last, twins' "(same as ...)" included
+                p->setProperty(kFullName, p->name());
+            shortenable.push_back(p);
+        }
+        const QString full = p->property(kFullName).isValid() ? p->property(kFullName).toString() : p->name();
+        widest = std::max(widest, item->margins().left() + legend->iconSize().width() + legend->iconTextPadding() +
+                                      metrics.horizontalAdvance(full) + item->margins().right());
+    }
+    const int columns = legend->wrap() > 0 ? (entries + legend->wrap() - 1) / legend->wrap() : 1;
+    const int full = columns * widest + (columns - 1) * legend->columnSpacing() + legend->margins().left() + legend->margins().right();
+    const bool useShort = full > plot_->viewport().width() / 3;
+    bool changed = false;
+    for (QCPAbstractPlottable* p : shortenable) {
+        const QString name = p->property(useShort ? kShortName : kFullName).toString();
+        if (p->name() != name) {
+            p->setName(name);
+            changed = true;
+        }
+    }
+    if (changed)
+        plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 } // namespace gpuforecast::ui

@@ -8,6 +8,7 @@
 #include <QPointF>
 #include <QWidget>
 
+class QCPAbstractPlottable;
 class QCPBars;
 class QCPGraph;
 class QCustomPlot;
@@ -38,6 +39,7 @@ protected:
     ChartWidget(ForecastSession* session, QWidget* parent);
     virtual void rebuild() = 0;
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     QVBoxLayout* layout() const { return layout_; } // for controls above the plot
     // Connects forecastsChanged to rebuild(); call at the end of the subclass constructor.
     void followSession();
@@ -49,9 +51,15 @@ protected:
     // (`purpose`), and the legend, empty, is hidden: bare axes read as a broken chart. Call in
     // rebuild() after clearing the items. Returns whether nothing is ticked.
     bool sayWhenNoGpuIsTicked(const QString& purpose);
+    // A shorter name for a legend entry, shown while the full names would make the legend beside
+    // the plot wider than a third of the chart (a laptop window). Set on each rebuild's plottables.
+    static void setShortLegendName(QCPAbstractPlottable* plottable, const QString& shortName);
 
 private:
     void fitLegendToHeight(); // for a legend beside the plot, after each layout
+    void fitLegendToWidth();  // short names (setShortLegendName) where the full ones are too wide
+    static constexpr const char* kShortName = "gpuforecastShortLegendName";
+    static constexpr const char* kFullName = "gpuforecastFullLegendName";
 
 protected:
     // Called after every layout of the plot, when the axis rects' pixel sizes are known: charts fit

@@ -81,6 +81,8 @@ void RooflineChart::rebuild()
         roofs.push_back(roof);
     }
     nameHiddenTwins(roofs);
+    for (QCPGraph* roof : roofs) // "A100 roof (same as A100-80GB roof)" -> "A100 (same as A100-80GB)"
+        setShortLegendName(roof, QString(roof->name()).remove(tr(" roof")));
     const ModelForecast* shown = forecasts->empty() ? nullptr : &forecasts->front();
     for (const auto& f : *forecasts)
         if (QString::fromStdString(f.gpu) == gpuId_)
@@ -97,6 +99,7 @@ void RooflineChart::rebuild()
                 continue;
             auto* dots = plot_->addGraph();
             dots->setName(classLabel(c) + " (" + QString::fromStdString(shown->gpu) + ")");
+            setShortLegendName(dots, classLabel(c));
             dots->setLineStyle(QCPGraph::lsNone);
             dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, classColor(c), 7));
             for (const auto& p : ofClass) {
@@ -130,6 +133,7 @@ void RooflineChart::drawGemmIssueCeiling(const QString& gpu, std::size_t colourI
     const double ceiling = share * g.gemmPeakGflops();
     auto* line = plot_->addGraph();
     line->setName(tr("%1 GEMM issue ceiling (%2% of the roof)").arg(shortGpuName(gpu)).arg(100 * share, 0, 'f', 0));
+    setShortLegendName(line, tr("%1 GEMM ceiling").arg(shortGpuName(gpu)));
     QPen pen = gpuPen(colourIndex, 1.5);
     pen.setStyle(Qt::DashLine);
     line->setPen(pen);

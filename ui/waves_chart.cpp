@@ -353,6 +353,7 @@ void WavesChart::drawUtilization()
     auto* roof = addGraph(tr("roofline: utilization 1"), QPen(plot_->xAxis->labelColor(), 1, Qt::DashLine), true);
     const double first = curves_.front().waves.front(), last = curves_.front().waves.back();
     roof->setData({first, last}, {1, 1});
+    setShortLegendName(roof, tr("roofline"));
     for (std::size_t i = 0; i < curves_.size(); ++i) {
         const auto& c = curves_[i];
         auto* curve = addGraph(c.gpu, gpuPen(i, 2), false);
@@ -361,6 +362,7 @@ void WavesChart::drawUtilization()
         own->setLineStyle(QCPGraph::lsNone);
         own->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ScatterShape(gpuMarkerShape(i)), QPen(gpuColor(i), 2), Qt::white, 10));
         own->setData({c.ownWaves}, {c.ownUtilization});
+        setShortLegendName(own, tr("this kernel"));
         curveGraphs_.push_back(curve);
         ownGraphs_.push_back(own);
     }
@@ -405,6 +407,7 @@ void WavesChart::drawStaircase()
     QColor boundaryColor = gpuColor(0);
     boundaryColor.setAlpha(70); // solid but faint: the grid is dotted, the steps are bold
     boundaries->setPen(QPen(boundaryColor, 1));
+    setShortLegendName(boundaries, tr("wave boundaries"));
     boundaries->setData(bx, by, true);
 
     // The step the kernel itself sits on, on the first GPU, when its last wave leaves SMs idle: a
@@ -415,6 +418,7 @@ void WavesChart::drawStaircase()
         const double to = next == first.boundaries.end() ? first.dimension.back() : *next;
         auto* step = plot_->addGraph(plot_->xAxis, plot_->yAxis);
         step->setName(tr("partial last wave (%1)").arg(first.gpu));
+        setShortLegendName(step, tr("partial last wave"));
         QColor shade = gpuColor(0);
         shade.setAlpha(35);
         step->setPen(Qt::NoPen);
