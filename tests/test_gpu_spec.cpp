@@ -81,24 +81,33 @@ private slots:
     void aMatrixPeakTakenFromTheVectorOneIsNamed()
     {
         for (const auto& g : loadGpuDirectory(kRes + "/gpus")) // every bundled sheet gives it, or needs not
-            QVERIFY2(!matrixPeakAssumedNote(g), matrixPeakAssumedNote(g).value_or(g.id).c_str());
+            QVERIFY2(!matrixPeakNote(g), matrixPeakNote(g).value_or(g.id).c_str());
         json mi300x = json::parse(readFile(kRes + "/gpus/MI300X.json"));
         mi300x.erase("fp32_matrix_gflops");
         GpuSpec amd = gpuSpecFromJson(mi300x, "mi300x.json");
         QCOMPARE(amd.fp32MatrixGflops, amd.fp32Gflops);
-        const std::string note = matrixPeakAssumedNote(amd).value_or("");
+        const std::string note = matrixPeakNote(amd).value_or("");
         QVERIFY2(note.find("fp32_matrix_gflops is not above the vector FP32 peak (fp32_gflops 81700), so GEMMs are priced at that") == 0,
                  note.c_str());
         setSpecField(amd, "fp32_matrix_gflops", 163400); // given by hand in the GUI's sheet
-        QVERIFY(!matrixPeakAssumedNote(amd));
+        QVERIFY(!matrixPeakNote(amd));
         // Judged from the numbers, so a save and reload (which writes the key) or an undo keeps it.
         setSpecField(amd, "fp32_matrix_gflops", 81700);
-        QVERIFY(matrixPeakAssumedNote(gpuSpecFromJson(gpuSpecToJson(amd), "saved.json")));
+        QVERIFY(matrixPeakNote(gpuSpecFromJson(gpuSpecToJson(amd), "saved.json")));
         amd.vendor.clear(); // no vendor: the check still applies, as to any sheet not of NVIDIA
-        QVERIFY(matrixPeakAssumedNote(amd));
+        QVERIFY(matrixPeakNote(amd));
         json v100 = validSpec(); // NVIDIA runs FP32 GEMMs on its vector lanes: the default is right
         v100.erase("fp32_matrix_gflops");
-        QVERIFY(!matrixPeakAssumedNote(gpuSpecFromJson(v100, "v100.json")));
+        QVERIFY(!matrixPeakNote(gpuSpecFromJson(v100, "v100.json")));
+        // There the two are one peak: halving fp32_gflops alone by hand left every GEMM as it was.
+        json h100 = json::parse(readFile(kRes + "/gpus/H100-SXM5-80GB.json"));
+        h100["fp32_gflops"] = h100["fp32_gflops"].get<double>() / 2;
+        const std::string halved = matrixPeakNote(gpuSpecFromJson(h100, "h100.json")).value_or("");
+        QVERIFY2(halved.find("fp32_matrix_gflops 66908 differs from fp32_gflops 33454, but NVIDIA runs FP32 GEMMs on the "
+                             "same FP32 lanes: GEMMs are priced at 66908") == 0,
+                 halved.c_str());
+        h100["fp32_matrix_gflops"] = h100["fp32_gflops"]; // both edited: nothing to say
+        QVERIFY(!matrixPeakNote(gpuSpecFromJson(h100, "h100.json")));
     }
 
     // Extra fields are allowed (a sheet may carry notes), but each is named, and a misspelt

@@ -111,7 +111,7 @@ QVariant SpecTableModel::data(const QModelIndex& index, int role) const
     }
     // Only the FP32 peaks' cells carry the sheet's checks: its arithmetic, a matrix peak assumed.
     const auto peakMismatch = f.key == std::string_view("fp32_gflops")          ? fp32PeakMismatch(*g)
-                              : f.key == std::string_view("fp32_matrix_gflops") ? matrixPeakAssumedNote(*g)
+                              : f.key == std::string_view("fp32_matrix_gflops") ? matrixPeakNote(*g)
                                                                                  : std::nullopt;
     if (role == Qt::ToolTipRole && index.column() == ValueColumn) {
         if (rejected_.contains(index.row()))

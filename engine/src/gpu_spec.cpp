@@ -305,14 +305,25 @@ std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec)
     char text[240];
     std::snprintf(text, sizeof text,
                   "FP32 peak %.6g GFLOP/s is %.3gx 2 x SMs x cores per SM x boost clock (%.5g GFLOP/s); "
-                  "forecasts use the FP32 peak",
+                  "forecasts use the peaks as given",
                   spec.fp32Gflops, ratio, product);
     return std::string(text);
 }
 
-std::optional<std::string> matrixPeakAssumedNote(const GpuSpec& spec)
+std::optional<std::string> matrixPeakNote(const GpuSpec& spec)
 {
-    if (spec.vendorIsNvidia() || spec.fp32MatrixGflops > spec.fp32Gflops)
+    if (spec.vendorIsNvidia()) {
+        // One peak written twice: an edit of one alone moves vector kernels but not GEMMs (or,
+        // lowering the matrix one, nothing), and a sheet edited by hand gave no sign of it.
+        const double gemm = spec.gemmPeakGflops();
+        if (!(spec.fp32Gflops > 0) || std::abs(spec.fp32MatrixGflops / spec.fp32Gflops - 1) <= 0.01)
+            return std::nullopt;
+        return "fp32_matrix_gflops " + json_fields::plainNumber(spec.fp32MatrixGflops) + " differs from fp32_gflops " +
+               json_fields::plainNumber(spec.fp32Gflops) +
+               ", but NVIDIA runs FP32 GEMMs on the same FP32 lanes: GEMMs are priced at " + json_fields::plainNumber(gemm) +
+               " (the higher), vector kernels at " + json_fields::plainNumber(spec.fp32Gflops) + "; give both the same value";
+    }
+    if (spec.fp32MatrixGflops > spec.fp32Gflops)
         return std::nullopt;
     return "fp32_matrix_gflops is not above the vector FP32 peak (fp32_gflops " + json_fields::plainNumber(spec.fp32Gflops) +
            "), so GEMMs are priced at that; if this GPU has FP32 matrix units, give their peak (AMD CDNA: twice the "

@@ -128,8 +128,10 @@ std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec);
 // (left out, it is read as the vector peak): its GEMMs are then priced at the vector peak, where
 // AMD CDNA's matrix cores run FP32 GEMMs at twice it; an MI300X sheet without the field came out
 // 1.8x slower without a word. Judged from the numbers alone, so no edit, undo or save loses it.
-// (NVIDIA's FP32 GEMMs run on the vector lanes, so equal peaks are right there.) Empty otherwise.
-std::optional<std::string> matrixPeakAssumedNote(const GpuSpec& spec);
+// NVIDIA's FP32 GEMMs run on the vector lanes, so there the two peaks are one: a sheet that gives
+// them more than 1% apart is named too (halving fp32_gflops alone left every GEMM as it was).
+// Empty otherwise.
+std::optional<std::string> matrixPeakNote(const GpuSpec& spec);
 
 // One line for people when the file had fields no forecast reads: each named, with the field it
 // most likely meant ("l1_cache_kbb (did you mean l1_cache_kb?)"); empty when every key was read.
