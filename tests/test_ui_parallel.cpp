@@ -154,6 +154,15 @@ private slots:
         dp->setValue(4); // 16 GPUs: more than one server holds, and the panel says what that means
         QCOMPARE(session.layout().gpus(), 16LL);
         QVERIFY2(count->text().contains("More than one server's 8"), qPrintable(count->text()));
+        // Shown, the three lines are not cut off: the splitter gives the model pane what it needs.
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        dp->setValue(2);
+        dp->setValue(4);
+        QTest::qWait(50); // the pane's fit waits for the layout to settle
+        QVERIFY2(count->height() >= count->heightForWidth(count->width()),
+                 qPrintable(QString("%1 px of %2").arg(count->height()).arg(count->heightForWidth(count->width()))));
         dp->setValue(1);
         tp->setValue(1);
         QCOMPARE(session.layout().gpus(), 1LL);

@@ -48,14 +48,48 @@
 #include <QStyledItemDelegate>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <functional>
 
 namespace gpuforecast::ui {
 
 namespace {
+
+// A splitter keeps its panes' sizes when one's contents grow, and judges a pane's minimum without
+// the height its wrapped labels need at its width: the Parallel box's note for a second server
+// (three lines) came out cut off at the top and bottom. Whenever the pane's layout changes, it
+// gets the height its contents need at its width, taken from the panes below.
+void keepPaneTallEnough(QSplitter* splitter, QWidget* pane)
+{
+    auto fit = [splitter, pane] {
+        const int index = splitter->indexOf(pane);
+        QList<int> sizes = splitter->sizes();
+        const int need = pane->hasHeightForWidth() ? pane->heightForWidth(pane->width()) : pane->sizeHint().height();
+        if (index < 0 || index + 1 >= sizes.size() || sizes[index] >= need)
+            return;
+        const int more = need - sizes[index];
+        sizes[index] = need;
+        sizes[index + 1] = std::max(0, sizes[index + 1] - more);
+        splitter->setSizes(sizes);
+    };
+    struct Watcher : QObject {
+        std::function<void()> fit;
+        bool eventFilter(QObject*, QEvent* e) override
+        {
+            if (e->type() == QEvent::LayoutRequest || e->type() == QEvent::Resize)
+                QTimer::singleShot(0, this, fit); // after the layout has settled
+            return false;
+        }
+    };
+    auto* watcher = new Watcher;
+    watcher->setParent(pane);
+    watcher->fit = fit;
+    pane->installEventFilter(watcher);
+}
 
 // Settings in ~/.config/gpuforecast/gpuforecast.conf, named like the data folder. QSettings()
 // takes the organisation name, which main() leaves unset (it would move the data folder to
@@ -115,6 +149,7 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     auto* left = new QSplitter(Qt::Vertical, this);
     left->addWidget(modelBox);
     left->addWidget(buildGpuPanel());
+    keepPaneTallEnough(left, modelBox);
 
     charts_->addTab(breakdown_, tr("Breakdown"));
     charts_->addTab(compare_, tr("Compare"));
