@@ -169,6 +169,25 @@ private slots:
         QCOMPARE(count->text(), QString("1 GPU"));
     }
 
+    // A scenario's batch of 131072 was shown as 65536, the old box limit, while the forecast used
+    // 131072; the next edit of any field halved the batch. The boxes take what files and the CLI take.
+    void boxesHoldTheLargestValuesAFileMay()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        QVERIFY(!session.setModel("opt").has_value());
+        QVERIFY(!session.setOptions(GraphOptions{kMaxBatch, 16, false, false}).has_value());
+        QVERIFY(!session.setLayout(layout(1, 1, 1, 1)).has_value());
+        auto* batch = window.findChild<QSpinBox*>("batch");
+        auto* seq = window.findChild<QSpinBox*>("seq");
+        QVERIFY(batch && seq);
+        QCOMPARE(batch->value(), int(kMaxBatch));
+        QCOMPARE(seq->maximum(), int(kMaxSeq));
+        for (const char* name : {"tp", "pp", "dp"})
+            QCOMPARE(window.findChild<QSpinBox*>(name)->maximum(), int(kMaxParallelDegree));
+        QCOMPARE(window.findChild<QSpinBox*>("microbatches")->maximum(), int(kMaxMicrobatches));
+    }
+
     void layoutTravelsInTheScenario()
     {
         QTemporaryDir dir;

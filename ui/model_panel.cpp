@@ -31,8 +31,10 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
     assumed_->setObjectName("configAssumed");
     assumed_->setWordWrap(true);
     model_->addItems(session_->bundledModels());
-    batch_->setRange(1, 65536);
-    seq_->setRange(1, 1 << 20);
+    // The limits scenario files and the CLI accept: a file's batch of 131072 was shown as 65536
+    // while the forecast used 131072, and the next edit halved it.
+    batch_->setRange(1, int(kMaxBatch));
+    seq_->setRange(1, int(kMaxSeq));
     mode_->addItems({tr("Inference"), tr("Training step")});
     auto* open = new QPushButton(tr("Open config.json…"), this);
     auto* form = new QFormLayout(this);
@@ -72,7 +74,9 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
 QGroupBox* ModelPanel::buildParallelBox()
 {
     auto* box = new QGroupBox(tr("Parallel (one server)"), this);
-    tp_->setObjectName("tp"); // for tests and accessibility tools
+    batch_->setObjectName("batch"); // for tests and accessibility tools
+    seq_->setObjectName("seq");
+    tp_->setObjectName("tp");
     pp_->setObjectName("pp");
     dp_->setObjectName("dp");
     microbatches_->setObjectName("microbatches");
@@ -84,16 +88,16 @@ QGroupBox* ModelPanel::buildParallelBox()
         int max, row, column;
         QString tip;
     } spins[] = {
-        {tp_, tr("TP"), 4096, 0, 0,
+        {tp_, tr("TP"), int(kMaxParallelDegree), 0, 0,
          tr("Tensor parallel (Megatron): each layer's attention heads and FFN are split over this many GPUs, "
             "with two all-reduces per layer. Must divide the heads and the FFN width.")},
-        {pp_, tr("PP"), 4096, 0, 2,
+        {pp_, tr("PP"), int(kMaxParallelDegree), 0, 2,
          tr("Pipeline parallel: the layers are split into this many stages, one after another. Must divide "
             "the number of layers.")},
-        {dp_, tr("DP"), 4096, 0, 4,
+        {dp_, tr("DP"), int(kMaxParallelDegree), 0, 4,
          tr("Data parallel (training only): replicas each take a share of the batch and all-reduce their "
             "gradients. Must divide the batch.")},
-        {microbatches_, tr("Micro-batches"), 65536, 1, 0,
+        {microbatches_, tr("Micro-batches"), int(kMaxMicrobatches), 1, 0,
          tr("Micro-batches per step in the pipeline: more of them shrink the fill-and-drain bubble. Must "
             "divide each replica's batch; needs PP above 1.")},
     };

@@ -352,8 +352,8 @@ int runPredict(const std::vector<std::string>& args)
     if (mode != "inference" && mode != "training")
         throw UsageError("--mode: expected inference or training, got '" + mode + "'");
     GraphOptions options;
-    options.batch = a.integer("--batch", 1, 1, 1 << 20);
-    options.seq = a.integer("--seq", 0, 1, 1 << 24);
+    options.batch = a.integer("--batch", 1, 1, kMaxBatch);
+    options.seq = a.integer("--seq", 0, 1, kMaxSeq);
     std::string missing; // all of them at once: one run per missing option is two runs too many
     for (const char* option : {"--model", "--gpu", "--seq"})
         if (!a.has(option))
@@ -400,10 +400,10 @@ int runPredict(const std::vector<std::string>& args)
         if (p->find('_') != std::string::npos && a.value("--microbatches"))
             throw UsageError("--microbatches: already set by --parallel " + *p);
     }
-    layout.dp = a.integer("--dp", layout.dp, 1, 4096);
-    layout.tp = a.integer("--tp", layout.tp, 1, 4096);
-    layout.pp = a.integer("--pp", layout.pp, 1, 4096);
-    layout.microbatches = a.integer("--microbatches", layout.microbatches, 1, 1 << 20);
+    layout.dp = a.integer("--dp", layout.dp, 1, kMaxParallelDegree);
+    layout.tp = a.integer("--tp", layout.tp, 1, kMaxParallelDegree);
+    layout.pp = a.integer("--pp", layout.pp, 1, kMaxParallelDegree);
+    layout.microbatches = a.integer("--microbatches", layout.microbatches, 1, kMaxMicrobatches);
     // Micro-batches and their schedule belong to a pipeline; without one they would be ignored.
     for (const char* flag : {"--microbatches", "--schedule"})
         if (a.value(flag) && layout.pp == 1)

@@ -230,10 +230,10 @@ GraphCheck graphCheckOf(const ModelConfig& c)
 std::vector<GraphKernel> buildModelGraph(const ModelConfig& c, const GraphOptions& o)
 {
     const std::string where = c.id.empty() ? std::string("<model>") : c.id;
-    if (o.batch < 1 || o.batch > (1 << 20))
-        throwInputError(where, "batch", "expected a whole number in [1, 1048576], got " + std::to_string(o.batch));
-    if (o.seq < 1 || o.seq > (1 << 24))
-        throwInputError(where, "seq", "expected a whole number in [1, 16777216], got " + std::to_string(o.seq));
+    if (o.batch < 1 || o.batch > kMaxBatch)
+        throwInputError(where, "batch", "expected a whole number in [1, " + std::to_string(kMaxBatch) + "], got " + std::to_string(o.batch));
+    if (o.seq < 1 || o.seq > kMaxSeq)
+        throwInputError(where, "seq", "expected a whole number in [1, " + std::to_string(kMaxSeq) + "], got " + std::to_string(o.seq));
     if (c.learnedPositions && o.seq > c.maxPositions) {
         // A config read from a file is named by it, as every other error about the file is (the
         // model's name alone, "mybert", left the user to find which file said 512).

@@ -32,10 +32,10 @@ ParallelLayout parallelFromJson(const nlohmann::json& j, const json_fields::Cont
 {
     using namespace json_fields;
     ParallelLayout l;
-    l.tp = optionalInteger(j, ctx, "tp", 1, 4096).value_or(1);
-    l.pp = optionalInteger(j, ctx, "pp", 1, 4096).value_or(1);
-    l.dp = optionalInteger(j, ctx, "dp", 1, 4096).value_or(1);
-    l.microbatches = optionalInteger(j, ctx, "microbatches", 1, 1 << 20).value_or(1);
+    l.tp = optionalInteger(j, ctx, "tp", 1, kMaxParallelDegree).value_or(1);
+    l.pp = optionalInteger(j, ctx, "pp", 1, kMaxParallelDegree).value_or(1);
+    l.dp = optionalInteger(j, ctx, "dp", 1, kMaxParallelDegree).value_or(1);
+    l.microbatches = optionalInteger(j, ctx, "microbatches", 1, kMaxMicrobatches).value_or(1);
     const std::string schedule = optionalString(j, ctx, "schedule").value_or("1f1b");
     const auto parsed = pipelineScheduleFromName(schedule);
     if (!parsed)
@@ -72,8 +72,8 @@ Scenario scenarioFromJson(const nlohmann::json& j, const std::string& source)
         s.modelConfig = requireObject(j, ctx, "model_config");
         modelConfigFromJson(s.modelConfig, source + ": model_config"); // must be a config we can forecast
     }
-    s.options.batch = requireInteger(j, ctx, "batch", 1, 1 << 20);
-    s.options.seq = requireInteger(j, ctx, "seq", 1, 1 << 24);
+    s.options.batch = requireInteger(j, ctx, "batch", 1, kMaxBatch);
+    s.options.seq = requireInteger(j, ctx, "seq", 1, kMaxSeq);
     const std::string mode = requireString(j, ctx, "mode");
     if (mode != "inference" && mode != "training")
         throwInputError(source, "mode", "expected \"inference\" or \"training\", got \"" + mode + "\"");

@@ -25,6 +25,10 @@ struct GraphKernel {
     bool sharedParameter = false;
 };
 
+// The largest batch and sequence any entry point accepts: the CLI, scenario files and the GUI's
+// boxes share them, so a scenario the GUI opens is one its boxes can show.
+inline constexpr long long kMaxBatch = 1 << 20, kMaxSeq = 1 << 24;
+
 struct GraphOptions {
     long long batch = 1;    // sequences per step
     long long seq = 1;      // tokens per sequence

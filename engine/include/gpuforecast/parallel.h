@@ -15,6 +15,9 @@ enum class PipelineSchedule { GPipe, OneFOneB };
 const char* pipelineScheduleName(PipelineSchedule s);
 std::optional<PipelineSchedule> pipelineScheduleFromName(std::string_view name);
 
+// The largest TP, PP and DP degree and micro-batch count any entry point accepts (see kMaxBatch).
+inline constexpr long long kMaxParallelDegree = 4096, kMaxMicrobatches = 1 << 20;
+
 struct ParallelLayout {
     long long dp = 1, tp = 1, pp = 1;
     long long microbatches = 1;
