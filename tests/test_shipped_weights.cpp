@@ -629,6 +629,32 @@ private slots:
         }
     }
 
+    // Softmax and layer norm give a row a block; rows longer than any measured one (4094 floats in
+    // the training rows; a long-context softmax has rows of the context length) are priced as
+    // pieces of the longest measured row. The networks' own extrapolation in row length ran
+    // LLaMA-3 8B's softmax at 480k tokens at 0.06% of the H200's bandwidth, a step of 176 hours.
+    // At equal bytes, longer rows must cost about the same (within 3%), up to 2M floats a row.
+    void rowsLongerThanAnyMeasuredStreamAtTheSameRate()
+    {
+        const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
+        const auto catalog = loadGpuDirectory(kRes + "/gpus");
+        for (const char* id : {"A100-PCIE-40GB", "H200-SXM-141GB", "T4"}) {
+            const GpuSpec& gpu = *findGpu(catalog, id);
+            for (const char* op : {"softmax", "ln"}) {
+                const double base = f.predict(Kernel::vector(op, 1 << 16, 1 << 15), gpu).seconds; // 2^31 floats
+                for (const long long h : {1LL << 18, 1LL << 19, 1LL << 21}) {
+                    const double longer = f.predict(Kernel::vector(op, (1LL << 31) / h, h), gpu).seconds;
+                    QVERIFY2(std::abs(longer / base - 1) < 0.03,
+                             qPrintable(QString("%1 on %2, rows of %3: %4 ms against %5 ms")
+                                            .arg(op, QString::fromStdString(gpu.id))
+                                            .arg(h)
+                                            .arg(1e3 * longer)
+                                            .arg(1e3 * base)));
+                }
+            }
+        }
+    }
+
     // Softmax and layer norm could run on padded rows, so more rows must never make them faster.
     // Priced by the networks alone they were: one row of LLaMA's 4096 took 75 us on the A100, eight
     // rows 48 us, and a step of LLaMA-2 7B came out faster for three tokens than for one. Padding

@@ -37,6 +37,29 @@ double safeUtilization(double alpha, double gamma, double waves, double minimum)
     return std::max({utilizationFrom(alpha, gamma, waves), 1e-12, minimum});
 }
 
+// Softmax and layer norm give each row a block, so a row longer than any measured one (a softmax
+// over a 32768-token context has rows 8x the longest) is a tile the networks never saw. Their
+// extrapolation in tile bytes collapsed: LLaMA-3 8B at 480k tokens on an H200 ran its softmax at
+// 0.06% of the bandwidth, a step of 176 h. A block streams its row at the same rate however long
+// it is, so such a row is priced as pieces of the longest measured row: the same bytes in more,
+// measured-length tiles. (Element-wise tiles are a fixed 512 elements, always within range.)
+void splitRowsLongerThanMeasured(const UtilizationModel& model, Eigen::MatrixXd& features, std::vector<double>& lawWaves)
+{
+    if (model.opClass() != OpClass::Softmax && model.opClass() != OpClass::LayerNorm)
+        return;
+    const double edgeTileBytes = model.normalization().max(kTileBytesFeature);
+    for (Eigen::Index col = 0; col < features.cols(); ++col) {
+        const double over = features(kTileBytesFeature, col) - edgeTileBytes;
+        if (over <= 0)
+            continue;
+        features(kTileBytesFeature, col) = edgeTileBytes;
+        features(kWavesFeature, col) += over; // softmax's tile count, layer norm's waves: exp(over) times
+        for (std::size_t j = 0; j < lawWaves.size(); ++j)
+            if (features.cols() == 1 || Eigen::Index(j) == col)
+                lawWaves[j] *= std::exp(over);
+    }
+}
+
 // Element-wise, softmax and layer-norm kernels larger than any measured one (model-sized
 // attention tensors reach 64x the largest training kernel). Left to themselves the networks
 // extrapolate their size features in whichever direction the training GPUs' mix suggests, and
@@ -170,6 +193,7 @@ Eigen::MatrixXd Forecaster::logUtilization(const UtilizationModel& model, std::s
     if (c != OpClass::Bmm && c != OpClass::Linear) {
         Eigen::MatrixXd features = featureMatrix(c, own, gpu);
         std::vector<double> lawWaves(waves.begin(), waves.end());
+        splitRowsLongerThanMeasured(model, features, lawWaves);
         const std::vector<double> fraction = pointAtLargestMeasured(model, features, lawWaves);
         Eigen::MatrixXd out = logU(features, lawWaves);
         extendFromLargestMeasured(model, kernels, own, fraction, out);

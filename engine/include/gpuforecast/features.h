@@ -74,7 +74,7 @@ inline constexpr FeatureNames kSoftmaxFeatureNames{
 // Indices into every vector name set. The fourth feature (waves; softmax's tile count; element-wise
 // roofline time) grows in proportion to the kernel's bytes, as pricing beyond the largest measured
 // kernel assumes.
-inline constexpr int kKernelBytesFeature = 2, kWavesFeature = 3;
+inline constexpr int kTileBytesFeature = 0, kKernelBytesFeature = 2, kWavesFeature = 3;
 
 const FeatureNames& featureNames(OpClass c);
 
