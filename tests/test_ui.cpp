@@ -1420,6 +1420,10 @@ private slots:
     void quantitiesReadInTheirOwnUnits()
     {
         QCOMPARE(formatMs(61.84), QString("61.8 ms"));
+        QCOMPARE(formatMs(0.1504), QString("0.150 ms")); // "0.2 ms" labelled a 0.15 ms bar
+        QCOMPARE(formatMs(5.3), QString("5.30 ms"));
+        QCOMPARE(formatMs(1415.24, 2), QString("1415.24 ms"));
+        QCOMPARE(formatLatencyIn(0.1504, latencyUnitFor(1)), QString("0.150 ms"));
         QCOMPARE(formatMs(9999.94), QString("9999.9 ms"));
         QCOMPARE(formatMs(65005.389), QString("65.01 s"));
         QCOMPARE(formatMs(733166.4), QString("12.2 min"));

@@ -1,5 +1,6 @@
 #include "quantity_format.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace gpuforecast::ui {
@@ -18,12 +19,20 @@ QString threeFigures(double v)
     return QString::number(rounded, 'f', std::max(0, 2 - magnitude));
 }
 
+// Milliseconds with the decimals asked, and at least three figures: a tiny model's 0.150 ms
+// read "0.2 ms" at one decimal, a third more than the bar it labelled.
+QString millisecondsText(double ms, int msDecimals)
+{
+    const int figures = ms > 0 ? 2 - int(std::floor(std::log10(ms))) : 0;
+    return QString("%1 ms").arg(ms, 0, 'f', std::clamp(figures, msDecimals, 6));
+}
+
 } // namespace
 
 QString formatMs(double ms, int msDecimals)
 {
     if (ms < 1e4)
-        return QString("%1 ms").arg(ms, 0, 'f', msDecimals);
+        return millisecondsText(ms, msDecimals);
     const double s = ms / 1e3;
     if (s < 600)
         return QString("%1 s").arg(s, 0, 'f', 2);
@@ -66,7 +75,7 @@ LatencyUnit latencyUnitFor(double largestMs)
 QString formatLatencyIn(double ms, const LatencyUnit& unit, int msDecimals)
 {
     if (unit.ms == 1)
-        return QString("%1 ms").arg(ms, 0, 'f', msDecimals);
+        return millisecondsText(ms, msDecimals);
     const double v = ms / unit.ms;
     // As formatMs writes seconds, but never rounded to zero, nor to a hundredth of an hour.
     return QString("%1 %2").arg(v < 1 ? threeFigures(v) : QString::number(v, 'f', v < 1000 ? 2 : 0), unit.name);

@@ -6,7 +6,8 @@
 
 namespace gpuforecast::ui {
 
-// Milliseconds below 10 s ("61.8 ms", decimals as asked), then seconds to 10 minutes
+// Milliseconds below 10 s ("61.8 ms", decimals as asked, more below 100 ms to keep three figures:
+// "0.150 ms", "5.30 ms"), then seconds to 10 minutes
 // ("12.35 s"), minutes to 10 hours ("12.2 min"), hours beyond ("31.4 h").
 QString formatMs(double ms, int msDecimals = 1);
 // Three significant figures, thousands as k and millions as M: "0.0213 tokens/s", "812 tokens/s",
