@@ -103,10 +103,12 @@ QString stepTimesSummary(const std::vector<ModelForecast>& forecasts)
     if (forecasts.empty())
         return {};
     const auto byTime = [](const ModelForecast& a, const ModelForecast& b) { return a.totalSeconds() < b.totalSeconds(); };
-    const auto [fastest, slowest] = std::minmax_element(forecasts.begin(), forecasts.end(), byTime);
+    const auto slowest = std::max_element(forecasts.begin(), forecasts.end(), byTime);
     const LatencyUnit unit = latencyUnitFor(slowest->totalSeconds() * 1e3);
     const auto entry = [&](const ModelForecast& m) {
-        return QString("%1: %2").arg(QString::fromStdString(m.gpu), formatLatencyIn(m.totalSeconds() * 1e3, unit));
+        return QString("%1: %2%3")
+            .arg(QString::fromStdString(m.gpu), formatLatencyIn(m.totalSeconds() * 1e3, unit),
+                 m.fits() ? QString() : QCoreApplication::translate("MainWindow", " (does not fit)"));
     };
     if (forecasts.size() <= 4) {
         QStringList parts;
@@ -114,9 +116,20 @@ QString stepTimesSummary(const std::vector<ModelForecast>& forecasts)
             parts << entry(m);
         return parts.join("   ·   ");
     }
-    return QCoreApplication::translate("MainWindow", "%1 GPUs; fastest %2   ·   slowest %3 (Compare shows each)")
-        .arg(forecasts.size())
-        .arg(entry(*fastest), entry(*slowest));
+    // "Fastest" is the fastest GPU that can run the step: an MI300X the model did not fit was
+    // announced as the fastest of ten.
+    const auto fitting = std::count_if(forecasts.begin(), forecasts.end(), [](const ModelForecast& m) { return m.fits(); });
+    auto fastest = forecasts.end();
+    for (auto it = forecasts.begin(); it != forecasts.end(); ++it)
+        if ((it->fits() || fitting == 0) && (fastest == forecasts.end() || byTime(*it, *fastest)))
+            fastest = it;
+    const QString count = fitting == qsizetype(forecasts.size())
+                              ? QCoreApplication::translate("MainWindow", "%1 GPUs").arg(forecasts.size())
+                              : QCoreApplication::translate("MainWindow", "%1 GPUs, %2 of them fit the model")
+                                    .arg(forecasts.size())
+                                    .arg(fitting);
+    return QCoreApplication::translate("MainWindow", "%1; fastest %2   ·   slowest %3 (Compare shows each)")
+        .arg(count, entry(*fastest), entry(*slowest));
 }
 
 // A column whose text matters from the left (the tile before its padding note).
