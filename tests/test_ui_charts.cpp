@@ -871,6 +871,8 @@ private slots:
             if (width == 900) { // short labels; the details moved to the hover
                 QVERIFY2(!items.front()->text().contains("tokens/s"), qPrintable(items.front()->text()));
                 QVERIFY2(tip.contains("tokens/s") && tip.contains("x vs H100-SXM5-80GB"), qPrintable(tip));
+                // An inference step is a prompt's forward pass, and its rate says so.
+                QCOMPARE(tip.contains("prompt tokens/s"), !session.options().training);
             } else { // room for everything
                 QVERIFY2(items.front()->text().contains("tokens/s"), qPrintable(items.front()->text()));
             }

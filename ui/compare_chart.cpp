@@ -190,18 +190,21 @@ QStringList CompareChart::barDetails(std::size_t g, const LatencyUnit& unit) con
     const double ms = f.totalSeconds() * 1e3, baseMs = (*forecasts)[std::size_t(baseIndex)].totalSeconds() * 1e3;
     const auto& opt = session_->options();
     const double tokensPerSecond = double(opt.batch) * double(opt.seq) / (ms / 1e3);
+    // An inference step is one forward pass over the prompt (prefill); an LLM buyer read its
+    // rate as generation speed, which token-by-token decoding does not reach.
+    const QString tokens = opt.training ? tr("tokens/s") : tr("prompt tokens/s");
     QStringList lines{formatLatencyIn(ms, unit),
                       tr("%1x vs %2").arg(baseMs / ms, 0, 'f', 2).arg(QString::fromStdString((*forecasts)[std::size_t(baseIndex)].gpu)),
-                      tr("%1, %2").arg(formatRate(tokensPerSecond, tr("tokens/s")),
+                      tr("%1, %2").arg(formatRate(tokensPerSecond, tokens),
                                        formatRate(double(opt.batch) / (ms / 1e3), tr("samples/s")))};
     // Per watt and per dollar only where the spec sheet gives power and price, and of every GPU
     // the layout uses: the throughput is the whole server's.
     if (const GpuSpec* spec = session_->gpu(QString::fromStdString(f.gpu))) {
         const double gpus = double(session_->layout().gpus());
         if (spec->tdpW > 0)
-            lines << tr("%1 per W").arg(formatRate(tokensPerSecond / (spec->tdpW * gpus), tr("tokens/s")));
+            lines << tr("%1 per W").arg(formatRate(tokensPerSecond / (spec->tdpW * gpus), tokens));
         if (spec->priceUsd && *spec->priceUsd > 0)
-            lines << tr("%1 per $1k").arg(formatRate(tokensPerSecond / (*spec->priceUsd * gpus / 1e3), tr("tokens/s")));
+            lines << tr("%1 per $1k").arg(formatRate(tokensPerSecond / (*spec->priceUsd * gpus / 1e3), tokens));
     }
     lines << (f.fits() ? tr("fits in memory") : tr("does NOT fit (%1 GiB)").arg(f.memory.totalBytes() / GpuSpec::kBytesPerGiB, 0, 'f', 0));
     if (const Coverage level = coverage(f).level; level != Coverage::Within) // the what-if panel's words
