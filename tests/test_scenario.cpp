@@ -37,6 +37,21 @@ private slots:
         QCOMPARE(scenarioToJson(loadScenario(path)).dump(), scenarioToJson(s).dump());
     }
 
+    // "gpus": ["T4", "T4", "L4"] drew two bars without a word: each GPU is compared once, and
+    // the note says which the file repeated, with unread keys or alone.
+    void aGpuListedTwiceIsComparedOnceAndNamed()
+    {
+        json j = validScenario();
+        j["gpus"] = json::array({"T4", "L4", "T4", "T4", "L4"});
+        const Scenario s = scenarioFromJson(j, "s.json");
+        QCOMPARE(s.gpus, (std::vector<std::string>{"T4", "L4"}));
+        QCOMPARE(QString::fromStdString(scenarioUnreadNote(s).value_or("")),
+                 QString("gpus lists T4, L4 more than once; each is compared once"));
+        j["my_notes"] = 1;
+        QVERIFY(QString::fromStdString(scenarioUnreadNote(scenarioFromJson(j, "s.json")).value_or(""))
+                    .endsWith("(saving the scenario keeps it as it is); gpus lists T4, L4 more than once; each is compared once"));
+    }
+
     void parallelLayoutRoundTripsAndDefaultsToOneGpu()
     {
         const Scenario old = scenarioFromJson(validScenario(), "old.json"); // written before multi-GPU

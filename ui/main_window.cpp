@@ -448,12 +448,13 @@ bool MainWindow::openScenario(const QString& path, QString* errorText)
     if (!session_->selectedGpus().isEmpty())
         showGpu(session_->selectedGpus().front());
     updateTitle();
-    // A misspelt "parallel" opened as one GPU without a word; the file is left as it is.
+    // A misspelt "parallel" opened as one GPU without a word, a repeated GPU as one bar; the file
+    // is left as it is.
     if (unread) {
         const QString note = QString("%1: %2").arg(path, QString::fromStdString(*unread));
         statusBar()->showMessage(note, 20000);
         if (isVisible())
-            QMessageBox::warning(this, tr("Fields not read"), note + ".");
+            QMessageBox::warning(this, tr("Opened, with notes"), note + "."); // unread keys, repeated GPUs
     }
     return true;
 }

@@ -88,7 +88,11 @@ Scenario scenarioFromJson(const nlohmann::json& j, const std::string& source)
     for (std::size_t i = 0; i < j["gpus"].size(); ++i) {
         if (!j["gpus"][i].is_string())
             throwInputError(source, "gpus[" + std::to_string(i) + "]", "expected a GPU id string");
-        s.gpus.push_back(j["gpus"][i].get<std::string>());
+        const std::string id = j["gpus"][i].get<std::string>();
+        if (std::find(s.gpus.begin(), s.gpus.end(), id) == s.gpus.end())
+            s.gpus.push_back(id);
+        else if (std::find(s.repeatedGpus.begin(), s.repeatedGpus.end(), id) == s.repeatedGpus.end())
+            s.repeatedGpus.push_back(id);
     }
     nlohmann::json unread = unreadKeys(j, kScenarioKeys);
     for (const auto& item : unread.items())
@@ -114,8 +118,13 @@ Scenario scenarioFromJson(const nlohmann::json& j, const std::string& source)
 
 std::optional<std::string> scenarioUnreadNote(const Scenario& s)
 {
+    std::string repeated;
+    for (const auto& id : s.repeatedGpus)
+        repeated += (repeated.empty() ? "" : ", ") + id;
+    if (!repeated.empty())
+        repeated = "gpus lists " + repeated + " more than once; each is compared once";
     if (s.unreadFields.empty())
-        return std::nullopt;
+        return repeated.empty() ? std::nullopt : std::optional<std::string>(repeated);
     std::vector<std::string> all(std::begin(kScenarioKeys), std::end(kScenarioKeys));
     for (const char* key : kParallelKeys)
         all.push_back(std::string("parallel.") + key);
@@ -127,7 +136,8 @@ std::optional<std::string> scenarioUnreadNote(const Scenario& s)
     }
     const bool one = s.unreadFields.size() == 1;
     return text + (one ? " is not a scenario field; it was not read (saving the scenario keeps it as it is)"
-                       : " are not scenario fields; they were not read (saving the scenario keeps them as they are)");
+                       : " are not scenario fields; they were not read (saving the scenario keeps them as they are)") +
+           (repeated.empty() ? "" : "; " + repeated);
 }
 
 nlohmann::json parallelLayoutToJson(const ParallelLayout& l)

@@ -27,10 +27,14 @@ struct Scenario {
     // notes in the file survive a round trip, as a spec sheet's do.
     std::vector<std::string> unreadFields;
     nlohmann::json unreadJson;
+    // GPU ids the file listed again after their first place: each is compared once (two bars of
+    // one GPU were drawn as one without a word).
+    std::vector<std::string> repeatedGpus;
 };
 
 // One line for people when the file had keys no field reads, each with the key it most likely
-// meant ("paralel (did you mean parallel?) is not a scenario field; it was not read, ..."); empty otherwise.
+// meant ("paralel (did you mean parallel?) is not a scenario field; it was not read, ..."), or
+// listed a GPU twice; empty otherwise.
 std::optional<std::string> scenarioUnreadNote(const Scenario& s);
 
 // Validates everything a forecast will rely on (names the file and field on error).
