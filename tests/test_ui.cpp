@@ -124,6 +124,16 @@ private slots:
         for (int row = 0; row < ops.rowCount(); ++row)
             repriced += ops.index(row, OperatorTableModel::Waves).data().toString().contains(" (as ");
         QVERIFY(repriced > 0);
+        // Whole numbers in full at any size: LLaMA-3 8B's softmax over 131072 tokens read "1.62688e+07".
+        QVERIFY(showOneSequence(session, "llama3_8b", 131072, "V100-PCIE-32GB"));
+        ops.setGpu("V100-PCIE-32GB");
+        double most = 0;
+        for (int row = 0; row < ops.rowCount(); ++row) {
+            const QString waves = ops.index(row, OperatorTableModel::Waves).data().toString();
+            QVERIFY2(!waves.contains('e'), qPrintable(waves));
+            most = std::max(most, ops.index(row, OperatorTableModel::Waves).data(OperatorTableModel::SortRole).toDouble());
+        }
+        QVERIFY(most > 1e6);
     }
 
     // V100's attention scores (GPT-2 large, 1024 tokens) lie right of the ridge by the whole

@@ -121,8 +121,10 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
     case Waves: { // a GEMM priced as its tiles in more waves (KernelForecast::pricedWaves) says so
         if (!priced)
             return QString();
+        // Whole numbers in full: a long-context softmax's waves read "1.62688e+07".
+        const auto whole = [](double v) { return QString::number(v, 'f', 0); };
         const QString waves =
-            o.forecast.pricedWaves > 0 ? tr("%1 (as %2)").arg(g.waves).arg(o.forecast.pricedWaves) : QString::number(g.waves);
+            o.forecast.pricedWaves > 0 ? tr("%1 (as %2)").arg(whole(g.waves), whole(o.forecast.pricedWaves)) : whole(g.waves);
         // A what-if kernel held at its basis's resources (KernelForecast::layoutSms): its waves
         // are over those SMs, not the slider's.
         return o.forecast.layoutSms > 0 ? tr("%1 on %2 SMs").arg(waves).arg(o.forecast.layoutSms) : waves;
