@@ -1082,6 +1082,9 @@ private slots:
                                                << "unknown GPU 'T4\\u009b'";
         QTest::newRow("layout too large") << base + QStringList{"--mode", "training", "--parallel", "dp1000000"}
                                           << "--parallel: 'dp1000000': more than 4096 GPUs is not one server";
+        // As many micro-batches as --microbatches and scenario files take; one more is refused.
+        QTest::newRow("layout too many micro-batches") << base + QStringList{"--mode", "training", "--parallel", "pp2_1048577"}
+                                                       << "--parallel: 'pp2_1048577': at most 1048576 micro-batches";
         QTest::newRow("layout not a layout") << base + QStringList{"--mode", "training", "--parallel", "tp"}
                                              << "gpuforecast-cli predict: --parallel: expected dpN, tpN or ppN_M";
         QTest::newRow("empty value") << base + QStringList{"--batch", ""} << "--batch: empty value";

@@ -206,7 +206,7 @@ QStringList CompareChart::barDetails(std::size_t g, const LatencyUnit& unit) con
         if (spec->priceUsd && *spec->priceUsd > 0)
             lines << tr("%1 per $1k").arg(formatRate(tokensPerSecond / (*spec->priceUsd * gpus / 1e3), tokens));
     }
-    lines << (f.fits() ? tr("fits in memory") : tr("does NOT fit (%1 GiB)").arg(f.memory.totalBytes() / GpuSpec::kBytesPerGiB, 0, 'f', 0));
+    lines << (f.fits() ? tr("fits in memory") : tr("does NOT fit (%1 GiB)").arg(f.memory.totalBytes() / GpuSpec::kBytesPerGiB, 0, 'f', 1));
     if (const Coverage level = coverage(f).level; level != Coverage::Within) // the what-if panel's words
         lines << (level == Coverage::Beyond ? tr("beyond the measured GPUs (hover)") : tr("near the edge of the measured GPUs (hover)"));
     return lines;

@@ -61,20 +61,17 @@ namespace {
 
 // A splitter keeps its panes' sizes when one's contents grow, and judges a pane's minimum without
 // the height its wrapped labels need at its width: the Parallel box's note for a second server
-// (three lines) came out cut off at the top and bottom. Whenever the pane's layout changes, it
-// gets the height its contents need at its width, taken from the panes below.
+// (three lines) came out cut off at the top and bottom. Whenever the pane's layout changes, its
+// minimum becomes the height its contents need at its width: the splitter honours it, the
+// scrolling column grows where the window is short, and a shorter note gives the height back.
 void keepPaneTallEnough(QSplitter* splitter, QWidget* pane)
 {
     auto fit = [splitter, pane] {
-        const int index = splitter->indexOf(pane);
-        QList<int> sizes = splitter->sizes();
         const int need = pane->hasHeightForWidth() ? pane->heightForWidth(pane->width()) : pane->sizeHint().height();
-        if (index < 0 || index + 1 >= sizes.size() || sizes[index] >= need)
-            return;
-        const int more = need - sizes[index];
-        sizes[index] = need;
-        sizes[index + 1] = std::max(0, sizes[index + 1] - more);
-        splitter->setSizes(sizes);
+        if (need > 0 && pane->minimumHeight() != need) {
+            pane->setMinimumHeight(need);
+            splitter->updateGeometry();
+        }
     };
     struct Watcher : QObject {
         std::function<void()> fit;

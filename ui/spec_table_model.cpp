@@ -109,7 +109,8 @@ QVariant SpecTableModel::data(const QModelIndex& index, int role) const
         case UnitColumn: return QString::fromUtf8(f.unit);
         }
     }
-    // Only the FP32 peaks' cells carry the sheet's checks: its arithmetic, a matrix peak assumed.
+    // Only the FP32 peaks' cells carry the sheet's checks: its arithmetic, a matrix peak assumed
+    // (not NVIDIA) or two NVIDIA peaks that differ (matrixPeakNote).
     const auto peakMismatch = f.key == std::string_view("fp32_gflops")          ? fp32PeakMismatch(*g)
                               : f.key == std::string_view("fp32_matrix_gflops") ? matrixPeakNote(*g)
                                                                                  : std::nullopt;

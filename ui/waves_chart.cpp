@@ -407,7 +407,7 @@ void WavesChart::drawStaircase()
     QColor boundaryColor = gpuColor(0);
     boundaryColor.setAlpha(70); // solid but faint: the grid is dotted, the steps are bold
     boundaries->setPen(QPen(boundaryColor, 1));
-    setShortLegendName(boundaries, tr("wave boundaries"));
+    setShortLegendName(boundaries, every > 1 ? tr("wave boundaries, 1 in %1").arg(every) : tr("wave boundaries"));
     boundaries->setData(bx, by, true);
 
     // The step the kernel itself sits on, on the first GPU, when its last wave leaves SMs idle: a

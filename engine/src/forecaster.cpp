@@ -42,8 +42,10 @@ double safeUtilization(double alpha, double gamma, double waves, double minimum)
 // extrapolation in tile bytes collapsed: LLaMA-3 8B at 480k tokens on an H200 ran its softmax at
 // 0.06% of the bandwidth, a step of 176 h. A block streams its row at the same rate however long
 // it is, so such a row is priced as pieces of the longest measured row: the same bytes in more,
-// measured-length tiles. (Element-wise tiles are a fixed 512 elements, always within range.)
-void splitRowsLongerThanMeasured(const UtilizationModel& model, Eigen::MatrixXd& features, std::vector<double>& lawWaves)
+// measured-length tiles, which fill their SMs' waves as such tiles would (a few long rows fill
+// one wave, not one per piece). (Element-wise tiles are a fixed 512 elements, always in range.)
+void splitRowsLongerThanMeasured(const UtilizationModel& model, std::span<const KernelGeometry> own, double smCount,
+                                 Eigen::MatrixXd& features, std::vector<double>& lawWaves)
 {
     if (model.opClass() != OpClass::Softmax && model.opClass() != OpClass::LayerNorm)
         return;
@@ -52,11 +54,18 @@ void splitRowsLongerThanMeasured(const UtilizationModel& model, Eigen::MatrixXd&
         const double over = features(kTileBytesFeature, col) - edgeTileBytes;
         if (over <= 0)
             continue;
+        const double tiles = own[own.size() == 1 ? 0 : std::size_t(col)].numTiles;
+        const double sm = std::max(1.0, smCount);
+        const double moreWaves = std::ceil(tiles * std::exp(over) / sm) / std::max(1.0, std::ceil(tiles / sm));
         features(kTileBytesFeature, col) = edgeTileBytes;
-        features(kWavesFeature, col) += over; // softmax's tile count, layer norm's waves: exp(over) times
-        for (std::size_t j = 0; j < lawWaves.size(); ++j)
-            if (features.cols() == 1 || Eigen::Index(j) == col)
-                lawWaves[j] *= std::exp(over);
+        // Softmax reads its tile count (exp(over) times as many), layer norm its waves.
+        features(kWavesFeature, col) += model.opClass() == OpClass::Softmax ? over : std::log(moreWaves);
+        if (features.cols() == 1) { // one kernel at many wave counts
+            for (double& w : lawWaves)
+                w *= moreWaves;
+        } else {
+            lawWaves[std::size_t(col)] *= moreWaves;
+        }
     }
 }
 
@@ -193,7 +202,7 @@ Eigen::MatrixXd Forecaster::logUtilization(const UtilizationModel& model, std::s
     if (c != OpClass::Bmm && c != OpClass::Linear) {
         Eigen::MatrixXd features = featureMatrix(c, own, gpu);
         std::vector<double> lawWaves(waves.begin(), waves.end());
-        splitRowsLongerThanMeasured(model, features, lawWaves);
+        splitRowsLongerThanMeasured(model, own, gpu.smCount, features, lawWaves);
         const std::vector<double> fraction = pointAtLargestMeasured(model, features, lawWaves);
         Eigen::MatrixXd out = logU(features, lawWaves);
         extendFromLargestMeasured(model, kernels, own, fraction, out);

@@ -59,16 +59,19 @@ std::optional<PipelineSchedule> pipelineScheduleFromName(std::string_view name)
 
 ParallelLayout parseParallelLayout(const std::string& text, const std::string& source)
 {
-    static const std::regex re(R"(^(dp|tp|pp)(\d{1,4})(?:_(\d{1,5}))?$)");
-    // Well formed, but past what one server (or one step) holds: say that, not "expected dpN".
-    static const std::regex tooManyGpus(R"(^(dp|tp)\d{5,}$|^pp\d{5,}(_\d+)?$)"), tooManyMicrobatches(R"(^pp\d+_\d{6,}$)");
+    static const std::regex re(R"(^(dp|tp|pp)(\d+)(?:_(\d+))?$)");
     std::smatch m;
-    if (std::regex_match(text, tooManyGpus))
-        throwInputError(source, "", "'" + text + "': more than 4096 GPUs is not one server");
-    if (std::regex_match(text, tooManyMicrobatches))
-        throwInputError(source, "", "'" + text + "': at most 99999 micro-batches");
     if (!std::regex_match(text, m, re) || (m[1] != "pp" && m[3].matched))
         throwInputError(source, "", "expected dpN, tpN or ppN_M (N GPUs, M micro-batches), got '" + text + "'");
+    // Well formed, but past what one server (or one step) holds: say that, not "expected dpN".
+    // The limits are the ones the options and scenario files take (kMaxParallelDegree, ...).
+    const auto over = [](const std::string& digits, long long most) {
+        return digits.size() > 9 || std::stoll(digits) > most;
+    };
+    if (over(m[2].str(), kMaxParallelDegree))
+        throwInputError(source, "", "'" + text + "': more than " + std::to_string(kMaxParallelDegree) + " GPUs is not one server");
+    if (m[3].matched && over(m[3].str(), kMaxMicrobatches))
+        throwInputError(source, "", "'" + text + "': at most " + std::to_string(kMaxMicrobatches) + " micro-batches");
     ParallelLayout l;
     const long long n = std::stoll(m[2].str());
     if (n < 1)
@@ -94,7 +97,7 @@ void validateLayout(const ModelConfig& c, const GraphOptions& o, const ParallelL
             throwInputError(src, "parallel layout", what);
     };
     need(l.dp >= 1 && l.tp >= 1 && l.pp >= 1 && l.microbatches >= 1, "degrees and micro-batches must be at least 1");
-    need(l.gpus() <= 4096, "more than 4096 GPUs is not one server");
+    need(l.gpus() <= kMaxParallelDegree, "more than " + std::to_string(kMaxParallelDegree) + " GPUs is not one server");
     need(c.heads % l.tp == 0, "tp " + std::to_string(l.tp) + " does not divide the " + std::to_string(c.heads) +
                                   " attention heads");
     need(c.kvHeads % l.tp == 0 || l.tp % c.kvHeads == 0,
