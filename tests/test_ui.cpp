@@ -1441,6 +1441,10 @@ private slots:
         QCOMPARE(formatRate(0.02134, "tokens/s"), QString("0.0213 tokens/s"));
         QCOMPARE(formatRate(0.985, "samples/s"), QString("0.985 samples/s"));
         QCOMPARE(formatRate(812.4, "tokens/s"), QString("812 tokens/s"));
+        QCOMPARE(formatRate(0.01, "tokens/s"), QString("0.0100 tokens/s"));
+        QCOMPARE(formatRate(4.7012e-7, "samples/s"), QString::fromUtf8("4.70 \u00d7 10\u207b\u2077 samples/s"));
+        QCOMPARE(formatRate(9.9996e-5, "samples/s"), QString::fromUtf8("1.00 \u00d7 10\u207b\u2074 samples/s"));
+        QCOMPARE(formatRate(0.0012, "tokens/s"), QString::fromUtf8("1.20 \u00d7 10\u207b\u00b3 tokens/s"));
         QCOMPARE(formatRate(12345, "tokens/s"), QString("12.3 k tokens/s"));
         QCOMPARE(formatRate(1.234e6, "tokens/s"), QString("1.23 M tokens/s"));
         QCOMPARE(formatBytes(0), QString("0 B"));

@@ -27,6 +27,16 @@ QString millisecondsText(double ms, int msDecimals)
     return QString("%1 ms").arg(ms, 0, 'f', std::clamp(figures, msDecimals, 6));
 }
 
+// "-7" as "⁻⁷", for powers of ten inside labels that cannot lift text.
+QString superscript(int n)
+{
+    static const char16_t digits[] = u"\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079";
+    QString text = n < 0 ? QString(QChar(u'\u207b')) : QString();
+    for (const QChar c : QString::number(std::abs(n)))
+        text += QChar(digits[c.digitValue()]);
+    return text;
+}
+
 } // namespace
 
 QString formatMs(double ms, int msDecimals)
@@ -49,7 +59,17 @@ QString formatRate(double perSecond, const QString& unit)
         return QString("%1 k %2").arg(threeFigures(perSecond / 1e3), unit);
     if (perSecond >= 100)
         return QString("%1 %2").arg(std::round(perSecond), 0, 'f', 0).arg(unit);
-    return QString("%1 %2").arg(threeFigures(perSecond), unit);
+    if (perSecond >= 0.01 || perSecond <= 0 || !std::isfinite(perSecond))
+        return QString("%1 %2").arg(threeFigures(perSecond), unit);
+    // A 70B model's training step on a small card read "0.000000470 samples/s": past two zeros
+    // the reader counts digits, so the power of ten is written out.
+    int exponent = int(std::floor(std::log10(perSecond)));
+    QString mantissa = threeFigures(perSecond / std::pow(10.0, exponent));
+    if (mantissa == "10.0") { // 9.996e-5 rounds up into the next power
+        mantissa = "1.00";
+        ++exponent;
+    }
+    return QString("%1 \u00d7 10%2 %3").arg(mantissa, superscript(exponent), unit);
 }
 
 QString formatBytes(double bytes)

@@ -11,7 +11,8 @@ namespace gpuforecast::ui {
 // ("12.35 s"), minutes to 10 hours ("12.2 min"), hours beyond ("31.4 h").
 QString formatMs(double ms, int msDecimals = 1);
 // Three significant figures, thousands as k and millions as M: "0.0213 tokens/s", "812 tokens/s",
-// "4567 tokens/s", "12.3 k tokens/s", "1.23 M tokens/s".
+// "4567 tokens/s", "12.3 k tokens/s", "1.23 M tokens/s"; below 0.01 with a power of ten:
+// "4.70 × 10⁻⁷ samples/s".
 QString formatRate(double perSecond, const QString& unit);
 // Decimal units, three significant figures: "512 B", "12.3 kB", "4.19 MB", "1.68 GB".
 QString formatBytes(double bytes);
