@@ -641,9 +641,22 @@ private slots:
         for (const char* id : {"A100-PCIE-40GB", "H200-SXM-141GB", "T4"}) {
             const GpuSpec& gpu = *findGpu(catalog, id);
             for (const char* op : {"softmax", "ln"}) {
-                const double base = f.predict(Kernel::vector(op, 1 << 16, 1 << 15), gpu).seconds; // 2^31 floats
+                const KernelForecast baseForecast = f.predict(Kernel::vector(op, 1 << 16, 1 << 15), gpu); // 2^31 floats
+                const double base = baseForecast.seconds;
                 for (const long long h : {1LL << 18, 1LL << 19, 1LL << 21}) {
-                    const double longer = f.predict(Kernel::vector(op, (1LL << 31) / h, h), gpu).seconds;
+                    const KernelForecast longerForecast = f.predict(Kernel::vector(op, (1LL << 31) / h, h), gpu);
+                    const double longer = longerForecast.seconds;
+                    // The same bytes in pieces of the same length fill the same waves, and the
+                    // forecast says it was priced at them (the operator table's "(as N)"); a wave
+                    // more where the rows priced were padded to fill the last wave.
+                    QVERIFY2(std::abs(longerForecast.wavesPricedAt() - baseForecast.wavesPricedAt()) <= 1 &&
+                                 longerForecast.pricedWaves > longerForecast.geometry.waves,
+                             qPrintable(QString("%1 on %2, rows of %3: priced at %4 waves (its own %5), against %6")
+                                            .arg(op, QString::fromStdString(gpu.id))
+                                            .arg(h)
+                                            .arg(longerForecast.wavesPricedAt())
+                                            .arg(longerForecast.geometry.waves)
+                                            .arg(baseForecast.wavesPricedAt())));
                     QVERIFY2(std::abs(longer / base - 1) < 0.03,
                              qPrintable(QString("%1 on %2, rows of %3: %4 ms against %5 ms")
                                             .arg(op, QString::fromStdString(gpu.id))

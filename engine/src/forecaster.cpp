@@ -44,10 +44,30 @@ double safeUtilization(double alpha, double gamma, double waves, double minimum)
 // it is, so such a row is priced as pieces of the longest measured row: the same bytes in more,
 // measured-length tiles, which fill their SMs' waves as such tiles would (a few long rows fill
 // one wave, not one per piece). (Element-wise tiles are a fixed 512 elements, always in range.)
+bool splitsLongRows(const UtilizationModel& model)
+{
+    return model.opClass() == OpClass::Softmax || model.opClass() == OpClass::LayerNorm;
+}
+
+// How many times a row-wise kernel's waves grow when its rows are cut to the longest measured
+// one: the pieces over the SMs, never fewer than the rows' own waves; 1 for rows within the
+// measured lengths. Not rounded up to whole waves: rows of 4096 floats are 0.05% longer than the
+// longest measured softmax row (4094), and the ceiling priced a row padded to fill one wave of
+// 4096-float tiles as two waves, which the wave law made faster.
+double splitRowWaveFactor(const UtilizationModel& model, double tileBytesFeature, double tiles, double smCount)
+{
+    const double over = tileBytesFeature - model.normalization().max(kTileBytesFeature);
+    if (over <= 0)
+        return 1;
+    const double sm = std::max(1.0, smCount);
+    const double ownWaves = std::max(1.0, std::ceil(tiles / sm));
+    return std::max(ownWaves, tiles * std::exp(over) / sm) / ownWaves;
+}
+
 void splitRowsLongerThanMeasured(const UtilizationModel& model, std::span<const KernelGeometry> own, double smCount,
                                  Eigen::MatrixXd& features, std::vector<double>& lawWaves)
 {
-    if (model.opClass() != OpClass::Softmax && model.opClass() != OpClass::LayerNorm)
+    if (!splitsLongRows(model))
         return;
     const double edgeTileBytes = model.normalization().max(kTileBytesFeature);
     for (Eigen::Index col = 0; col < features.cols(); ++col) {
@@ -55,8 +75,7 @@ void splitRowsLongerThanMeasured(const UtilizationModel& model, std::span<const 
         if (over <= 0)
             continue;
         const double tiles = own[own.size() == 1 ? 0 : std::size_t(col)].numTiles;
-        const double sm = std::max(1.0, smCount);
-        const double moreWaves = std::ceil(tiles * std::exp(over) / sm) / std::max(1.0, std::ceil(tiles / sm));
+        const double moreWaves = splitRowWaveFactor(model, features(kTileBytesFeature, col), tiles, smCount);
         features(kTileBytesFeature, col) = edgeTileBytes;
         // Softmax reads its tile count (exp(over) times as many), layer norm its waves.
         features(kWavesFeature, col) += model.opClass() == OpClass::Softmax ? over : std::log(moreWaves);
@@ -467,7 +486,20 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
         Eigen::MatrixXd logSeconds = logSecondsOf(classKernels, geometries, donor, &overheadScale);
         // Each kernel also takes the fastest of the other ways a GPU could run it (whole columns:
         // every member priced the same way, so the band stays one law's).
-        std::vector<double> pricedWaves(idx.size(), 0.0);
+        // Long rows priced as measured-length pieces fill more waves (splitRowsLongerThanMeasured).
+        auto splitRowWaves = [&](const std::vector<KernelGeometry>& at) {
+            std::vector<double> priced(at.size(), 0.0);
+            if (!splitsLongRows(model))
+                return priced;
+            const Eigen::MatrixXd features = featureMatrix(model.opClass(), at, gpu);
+            for (std::size_t j = 0; j < at.size(); ++j)
+                if (const double factor = splitRowWaveFactor(model, features(kTileBytesFeature, Eigen::Index(j)),
+                                                             at[j].numTiles, gpu.smCount);
+                    at[j].waves * factor >= at[j].waves + 0.5) // what the table would show as another count
+                    priced[j] = at[j].waves * factor;
+            return priced;
+        };
+        std::vector<double> pricedWaves = splitRowWaves(geometries);
         if (const auto alternatives = detail::alternativeSchedules(model.opClass(), classKernels, geometries, gpu);
             !alternatives.empty()) {
             std::vector<Kernel> altKernels;
@@ -478,11 +510,12 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
             }
             std::optional<GemmEfficiencyDonor> ignored;
             const Eigen::MatrixXd altLogSeconds = logSecondsOf(altKernels, altGeometries, ignored, nullptr);
+            const std::vector<double> altSplitWaves = splitRowWaves(altGeometries); // padded long rows split too
             for (std::size_t col = 0; col < alternatives.size(); ++col) {
                 const auto j = Eigen::Index(alternatives[col].of);
                 if (altLogSeconds.col(Eigen::Index(col)).mean() < logSeconds.col(j).mean()) {
                     logSeconds.col(j) = altLogSeconds.col(Eigen::Index(col));
-                    pricedWaves[std::size_t(j)] = alternatives[col].pricedWaves;
+                    pricedWaves[std::size_t(j)] = std::max(alternatives[col].pricedWaves, altSplitWaves[col]);
                 }
             }
         }

@@ -34,7 +34,9 @@ struct KernelForecast {
     // utilization are the padded run's.
     long long paddedM = 0, paddedK = 0, paddedN = 0; // 0: not padded
     // A GEMM priced as its tiles in more waves than it has (on fewer of the SMs), which the
-    // networks made faster (engine/src/alternative_schedules.cpp): that wave count; 0: its own.
+    // networks made faster (engine/src/alternative_schedules.cpp), or softmax / layer-norm rows
+    // longer than any measured one, priced as measured-length pieces, which fill more waves: that
+    // wave count; 0: its own.
     double pricedWaves = 0;
     double wavesPricedAt() const { return pricedWaves > 0 ? pricedWaves : geometry.waves; }
     // A what-if variant's kernel held at its forecast on the sheet with the lesser of the variant's
