@@ -21,6 +21,7 @@
 #include <qcustomplot.h>
 
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QStandardPaths>
 #include <QHeaderView>
@@ -562,6 +563,27 @@ private slots:
         }
     }
 
+    // In a 1024 x 640 window the charts get the larger share: the GPU buttons' 80-px minimum and
+    // the Parallel box's three pairs a row held the left column at 44% of the width. Each field
+    // still shows its whole text.
+    void leftColumnLeavesTheChartsMostOfANarrowWindow()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        window.resize(1024, 640);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCoreApplication::processEvents();
+        const auto* column = window.findChild<QScrollArea*>("leftColumn");
+        QVERIFY(column && column->widget());
+        QVERIFY2(column->width() <= 0.4 * window.width(), qPrintable(QString("%1 of %2 px").arg(column->width()).arg(window.width())));
+        for (const auto* button : column->widget()->findChildren<QPushButton*>())
+            QVERIFY2(button->width() >= button->fontMetrics().horizontalAdvance(button->text()), qPrintable(button->text()));
+        for (const auto* label : column->widget()->findChildren<QLabel*>())
+            if (!label->wordWrap() && label->isVisible())
+                QVERIFY2(label->width() >= label->fontMetrics().horizontalAdvance(label->text()), qPrintable(label->text()));
+    }
+
     // The text above the bars stays inside the plot in a short window, where a fixed share of the
     // range left the tallest bar's first line (its time) above the top (a 1366 x 768 screen).
     void labelsAboveBarsFitAShortWindow()
@@ -1017,6 +1039,48 @@ private slots:
         QVERIFY(!session.setOptions(o));
         QVERIFY(!marks());
         QVERIFY(!compare.plot()->yAxis->label().contains("measured"));
+    }
+
+    // A bar's label starts above its measured run's diamond, in every label form: with twelve
+    // GPUs the diamonds of runs slower than or near the forecast sat on the upright labels' first
+    // digits.
+    void compareLabelsClearMeasuredRuns()
+    {
+        ForecastSession session(nullptr, store()); // GPT-2 large, 4 x 1024, inference
+        session.setSelectedGpus({"A10", "A100-PCIE-40GB", "A100-SXM4-40GB", "H100-PCIE-80GB", "H100-SXM5-80GB",
+                                 "H200-SXM-141GB", "L4", "L40S", "P100-PCIE-16GB", "P4", "T4", "V100-PCIE-32GB"});
+        CompareChart compare(&session);
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        for (const QSize size : {QSize(900, 300), QSize(1800, 500)}) { // upright labels, then cut-short ones
+            compare.resize(size);
+            QTest::qWait(50);
+            compare.plot()->replot(QCustomPlot::rpImmediateRefresh);
+            const QCPGraph* marks = nullptr;
+            for (int i = 0; i < compare.plot()->graphCount(); ++i)
+                if (compare.plot()->graph(i)->objectName() == "measuredRuns")
+                    marks = compare.plot()->graph(i);
+            QVERIFY(marks && marks->data()->size() == 6); // the NeuSight GPUs and the H200
+            for (auto point = marks->data()->constBegin(); point != marks->data()->constEnd(); ++point) {
+                const double markTop = compare.plot()->yAxis->coordToPixel(point->value) - marks->scatterStyle().size() / 2;
+                const QCPItemText* label = nullptr;
+                for (int i = 0; i < compare.plot()->itemCount(); ++i)
+                    if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i));
+                        t && std::abs(t->position->key() - point->key) < 1e-9)
+                        label = t;
+                QVERIFY(label && !label->text().isEmpty());
+                const bool upright = label->rotation() != 0;
+                const double textBottom =
+                    label->position->pixelPosition().y() - (upright ? label->padding().left() : label->padding().bottom());
+                QVERIFY2(textBottom <= markTop,
+                         qPrintable(QString("%1 at %2 px: label %3 ends at %4 px, under the diamond's top at %5 px")
+                                        .arg(point->key)
+                                        .arg(size.width())
+                                        .arg(label->text())
+                                        .arg(textBottom)
+                                        .arg(markTop)));
+            }
+        }
     }
 };
 

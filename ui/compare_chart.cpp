@@ -19,6 +19,10 @@
 
 namespace gpuforecast::ui {
 
+namespace {
+constexpr int kMeasuredMarkSize = 13; // px across a measured run's diamond
+} // namespace
+
 CompareChart::CompareChart(ForecastSession* session, QWidget* parent)
     : ChartWidget(session, parent), baseline_(new QComboBox(this)), logScale_(new QCheckBox(tr("Log scale"), this))
 {
@@ -127,7 +131,11 @@ void CompareChart::rebuild()
     labels_.clear();
     for (int g = 0; g < values.size(); ++g) {
         auto* label = new QCPItemText(plot_);
-        label->position->setCoords(keys[g], logScale() ? values[g] * 1.03 : values[g] + top * 0.02);
+        // Above the bar and above its measured run's diamond, which covered the labels' first
+        // line where the run was slower than the forecast or the bars were narrow.
+        const MeasuredRun* run = session_->measuredRun(QString::fromStdString((*forecasts)[std::size_t(g)].gpu));
+        const double anchor = std::max(values[g], run ? run->ms : 0.0);
+        label->position->setCoords(keys[g], logScale() ? anchor * 1.03 : anchor + top * 0.02);
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->setColor(plot_->xAxis->tickLabelColor());
         // Cut short, a label still says what a reader must not miss: that the model does not fit,
@@ -141,7 +149,8 @@ void CompareChart::rebuild()
         labels_.push_back({label, details.join('\n'),
                            details.front() + '\n' + details.at(1).section(' ', 0, 0) +
                                (f.fits() ? QString() : tr("\ndoes NOT fit")) + reach,
-                           details.front() + (f.fits() ? QString() : tr(", does NOT fit"))});
+                           details.front() + (f.fits() ? QString() : tr(", does NOT fit")),
+                           run ? kMeasuredMarkSize / 2 + 2 : 0});
     }
     measuredShown_ = false;
     drawMeasuredRuns(keys);
@@ -176,7 +185,8 @@ void CompareChart::drawMeasuredRuns(const QVector<double>& keys)
     measured->setObjectName("measuredRuns");
     measured->setName(tr("measured run"));
     measured->setLineStyle(QCPGraph::lsNone);
-    measured->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(QColor(213, 94, 0), 2), QColor(230, 159, 0), 13));
+    measured->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(QColor(213, 94, 0), 2), QColor(230, 159, 0), kMeasuredMarkSize));
     measured->setData(x, y, true);
     measured->removeFromLegend();
     measuredShown_ = true; // the axis label says what the mark is: a legend box sat on the labels
@@ -237,10 +247,12 @@ bool CompareChart::chooseLabels()
             l.item->setText(room ? l.upright : QString());
             l.item->setRotation(-90);
             l.item->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+            l.item->setPadding(QMargins(l.markGap, 0, 0, 0)); // turned: its left side faces the bar
         } else {
             l.item->setText(full ? l.full : l.compact);
             l.item->setRotation(0);
             l.item->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+            l.item->setPadding(QMargins(0, 0, 0, l.markGap));
         }
     }
     compactLabels_ = !full;
@@ -263,8 +275,9 @@ void CompareChart::fitToLayout()
     double lines = 0;
     for (const auto& l : labels_) {
         const QFontMetrics metrics(l.item->font());
-        lines = std::max(lines, uprightLabels_ ? double(metrics.horizontalAdvance(l.item->text())) / metrics.lineSpacing()
-                                               : double(l.item->text().count('\n') + 1));
+        lines = std::max(lines, (l.markGap + (uprightLabels_ ? double(metrics.horizontalAdvance(l.item->text()))
+                                                             : double(l.item->text().count('\n') + 1) * metrics.lineSpacing())) /
+                                    metrics.lineSpacing());
     }
     lines += 0.5;
     const double upper =

@@ -61,6 +61,7 @@ private:
     struct BarLabel { // its three forms, made once per rebuild; chooseLabels() only measures them
         QCPItemText* item;
         QString full, compact, upright;
+        int markGap = 0; // px kept under the text for a measured run's diamond at or above the bar
     };
     std::vector<BarLabel> labels_;
     double top_ = 1;             // the tallest bar, ms
