@@ -81,6 +81,8 @@ QGroupBox* ModelPanel::buildParallelBox()
     dp_->setObjectName("dp");
     microbatches_->setObjectName("microbatches");
     schedule_->setObjectName("schedule");
+    // Two pairs a row: three pairs and "Micro-batches" beside "Schedule" held the left column at
+    // 44% of a 1024-px window.
     auto* grid = new QGridLayout(box);
     const struct {
         QSpinBox* spin;
@@ -94,10 +96,10 @@ QGroupBox* ModelPanel::buildParallelBox()
         {pp_, tr("PP"), int(kMaxParallelDegree), 0, 2,
          tr("Pipeline parallel: the layers are split into this many stages, one after another. Must divide "
             "the number of layers.")},
-        {dp_, tr("DP"), int(kMaxParallelDegree), 0, 4,
+        {dp_, tr("DP"), int(kMaxParallelDegree), 1, 0,
          tr("Data parallel (training only): replicas each take a share of the batch and all-reduce their "
             "gradients. Must divide the batch.")},
-        {microbatches_, tr("Micro-batches"), int(kMaxMicrobatches), 1, 0,
+        {microbatches_, tr("Micro-batches"), int(kMaxMicrobatches), 1, 2,
          tr("Micro-batches per step in the pipeline: more of them shrink the fill-and-drain bubble. Must "
             "divide each replica's batch; needs PP above 1.")},
     };
@@ -116,13 +118,13 @@ QGroupBox* ModelPanel::buildParallelBox()
                              "1F1B alternates them and holds fewer activations. The forecast step time is the same."));
     auto* scheduleLabel = new QLabel(tr("Schedule"), box);
     scheduleLabel->setBuddy(schedule_);
-    grid->addWidget(scheduleLabel, 1, 2);
-    grid->addWidget(schedule_, 1, 3, 1, 3);
+    grid->addWidget(scheduleLabel, 2, 0);
+    grid->addWidget(schedule_, 2, 1, 1, 3);
     gpuCount_->setToolTip(tr("GPUs in the server: TP × PP × DP, linked by the spec sheet's interconnect. "
                              "Charts show the busiest GPU's step: its kernels, communication and pipeline bubble."));
     gpuCount_->setWordWrap(true); // the panel is narrow
     gpuCount_->setObjectName("gpuCount");
-    grid->addWidget(gpuCount_, 2, 0, 1, 6);
+    grid->addWidget(gpuCount_, 3, 0, 1, 4);
     return box;
 }
 
