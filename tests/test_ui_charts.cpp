@@ -1082,6 +1082,74 @@ private slots:
             }
         }
     }
+
+    // LLaMA-2 70B training on a 4 x 2 layout in the chart area of a 1024 x 640 window (about
+    // 640 x 240): every caption and note in a form that fits, where the Breakdown's caption lost
+    // its model name off the left edge and Sensitivity's memory note ran into its row label, cut
+    // at both ends.
+    void captionsAndNotesFitALaptopWindow()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(!session.setModel("llama2_70b"));
+        GraphOptions o = session.options();
+        o.batch = 8;
+        o.seq = 2048;
+        o.training = true;
+        QVERIFY(!session.setOptions(o));
+        ParallelLayout l;
+        l.tp = 4;
+        l.pp = 2;
+        l.microbatches = 8;
+        QVERIFY(!session.setLayout(l));
+        session.setSelectedGpus({"H100-SXM5-80GB", "A100-SXM4-80GB", "MI300X", "H200-SXM-141GB"});
+        QVERIFY(!session.forecasts()->front().fits()); // the memory note's longest case
+        BreakdownChart breakdown(&session);
+        SensitivityChart sensitivity(&session);
+        RooflineChart roofline(&session);
+        for (ChartWidget* chart : std::initializer_list<ChartWidget*>{&breakdown, &sensitivity, &roofline}) {
+            chart->resize(640, 240);
+            chart->show();
+            QVERIFY(QTest::qWaitForWindowExposed(chart));
+            QTest::qWait(50); // the layout's queued replots
+            chart->plot()->replot(QCustomPlot::rpImmediateRefresh);
+            const QCPAxisRect* rect = chart->plot()->xAxis->axisRect();
+            const QString caption = chart->plot()->xAxis->label();
+            const QFontMetrics captionMetrics(chart->plot()->xAxis->labelFont());
+            for (const QString& line : caption.split('\n'))
+                QVERIFY2(captionMetrics.horizontalAdvance(line) <= rect->width(),
+                         qPrintable(QString("%1 px: %2").arg(rect->width()).arg(caption)));
+            const QCPLegend* legend = chart->plot()->legend;
+            QVERIFY2(legend->wrap() == 0, qPrintable(chart->metaObject()->className())); // one column: rows close up first
+        }
+        QVERIFY2(breakdown.plot()->xAxis->label().startsWith("llama2_70b, ") &&
+                     breakdown.plot()->xAxis->label().contains("8 GPUs"),
+                 qPrintable(breakdown.plot()->xAxis->label()));
+        // Sensitivity's notes sit on the zero line, inside the rect on both sides, and the
+        // memory row still says the model does not fit.
+        const QCPAxisRect* rect = sensitivity.plot()->xAxis->axisRect();
+        QString memoryNote;
+        for (int i = 0; i < sensitivity.plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(sensitivity.plot()->item(i)); t && t->objectName() == "noEffect") {
+                const double half = QFontMetrics(t->font()).horizontalAdvance(t->text()) / 2.0;
+                const double at = t->position->pixelPosition().x();
+                QVERIFY2(at - half >= rect->left() && at + half <= rect->right(), qPrintable(t->text()));
+                if (t->text().contains("fit"))
+                    memoryNote = t->text();
+            }
+        QVERIFY2(memoryNote.contains("does NOT fit"), qPrintable(memoryNote));
+        // The Roofline names whose kernels its dots are, though the narrow legend drops it.
+        const QCPItemText* owner = nullptr;
+        for (int i = 0; i < roofline.plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(roofline.plot()->item(i)); t && t->objectName() == "dotsOwner")
+                owner = t;
+        QVERIFY(owner);
+        QVERIFY2(owner->text().contains("H100-SXM5-80GB"), qPrintable(owner->text()));
+        roofline.resize(1400, 500);
+        QTest::qWait(50);
+        roofline.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        QCOMPARE(owner->text(), QString("dots: kernels on H100-SXM5-80GB"));
+        QVERIFY(roofline.plot()->legend->rowSpacing() > 0); // room again: the rows open up
+    }
 };
 
 QTEST_MAIN(TestUiCharts)

@@ -122,17 +122,24 @@ void BreakdownChart::rebuild()
                                                   .arg(layout.tp)
                                                   .arg(layout.pp)
                                                   .arg(layout.dp);
+    const QString busiest = layout.gpus() == 1 ? QString() : tr(", busiest of %1 GPUs").arg(layout.gpus());
     // The picked operator is named once here; above each bar only its time and share, which fit
     // a bar's slot (with the name, six GPUs' labels ran into each other and off the plot).
     const QString outlined = highlighted_.empty() ? QString()
                                                   : tr("\noutlined: %1, all its launches (time and share above each bar)")
                                                         .arg(selectedOperator());
-    plot_->xAxis->setLabel(tr("%1, batch %2 x seq %3, %4, FP32%5")
-                               .arg(session_->modelName())
-                               .arg(session_->options().batch)
-                               .arg(session_->options().seq)
-                               .arg(session_->options().training ? tr("training step") : tr("inference"), gpus) +
-                           outlined);
+    const QString outlinedShort = highlighted_.empty() ? QString() : tr("\noutlined: %1").arg(selectedOperator());
+    const GraphOptions& o = session_->options();
+    const QString model = session_->modelName();
+    // Longest first; fitToLayout takes the longest that fits under the bars (in a 1024-px window a
+    // parallel layout's caption lost its model name off the left edge).
+    xLabels_ = QStringList{
+        tr("%1, batch %2 x seq %3, %4, FP32%5").arg(model).arg(o.batch).arg(o.seq).arg(o.training ? tr("training step") : tr("inference"), gpus) + outlined,
+        tr("%1, batch %2 x seq %3, %4, FP32%5").arg(model).arg(o.batch).arg(o.seq).arg(o.training ? tr("training") : tr("inference"), busiest) + outlinedShort,
+        tr("%1, %2 x %3, %4%5").arg(model).arg(o.batch).arg(o.seq).arg(o.training ? tr("training") : tr("inference"), busiest) + outlinedShort,
+        tr("%1, %2 x %3").arg(model).arg(o.batch).arg(o.seq) + outlinedShort,
+        model + outlinedShort};
+    plot_->xAxis->setLabel(xLabels_.front());
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -197,7 +204,9 @@ void BreakdownChart::fitToLayout()
     for (const QString& name : gpuNames_)
         shown << shortGpuName(name);
     const bool slanted = slantCrowdedNames(plot_->xAxis, shown); // at this width: six names ran together
-    fitAxisLabel(plot_->yAxis, yLabels_);
+    const bool relabelled = fitAxisLabel(plot_->yAxis, yLabels_) | fitAxisLabel(plot_->xAxis, xLabels_);
+    if (relabelled)
+        plot_->replot(QCustomPlot::rpQueuedReplot);
     if (slanted || std::abs(plot_->yAxis->range().upper - upper) > 1e-9 * upper || plot_->yAxis->range().lower != 0) {
         plot_->yAxis->setRange(0, upper);
         plot_->yAxis->axisRect()->update(QCPLayoutElement::upPreparation); // its ticks, for this draw

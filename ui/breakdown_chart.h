@@ -55,6 +55,7 @@ private:
     double top_ = 0; // the tallest bar
     QStringList gpuNames_;
     QStringList yLabels_; // the value axis's title, longest first; fitToLayout picks one
+    QStringList xLabels_; // the caption under the bars (model, settings, layout), the same way
 };
 
 } // namespace gpuforecast::ui

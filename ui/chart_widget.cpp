@@ -160,17 +160,42 @@ void ChartWidget::fitLegendToHeight()
     QCPLegend* legend = plot_->legend;
     if (!legendBeside_ || !legend->visible() || legend->itemCount() == 0)
         return;
-    const int row = legend->item(0)->minimumOuterSizeHint().height() + legend->rowSpacing();
+    // Before that its rows close up: a second column took half of a 1024 x 640 window's Roofline
+    // for one entry ("Layer norm" alone), and the plot was left 150 px wide.
+    if (!legend->property(kNormalRowSpacing).isValid())
+        legend->setProperty(kNormalRowSpacing, legend->rowSpacing());
+    const int normalSpacing = legend->property(kNormalRowSpacing).toInt();
+    auto itemMargins = [](QCPLayoutElement* item, bool compact) {
+        if (!item->property(kNormalMargins).isValid()) // as QCustomPlot made it
+            item->setProperty(kNormalMargins, QVariant::fromValue(item->margins()));
+        const auto normal = item->property(kNormalMargins).value<QMargins>();
+        return compact ? QMargins(normal.left(), 0, normal.right(), 0) : normal;
+    };
+    QCPLayoutElement* first = legend->item(0);
+    const int textHeight = first->minimumOuterSizeHint().height() - first->margins().top() - first->margins().bottom();
     const int room = plot_->viewport().height() - 16 - legend->margins().top() - legend->margins().bottom();
-    const int rows = std::max(1, room / std::max(1, row));
+    auto rowsAt = [&](bool compact) {
+        const QMargins m = itemMargins(first, compact);
+        return std::max(1, room / std::max(1, textHeight + m.top() + m.bottom() + (compact ? 0 : normalSpacing)));
+    };
     const auto cells = legend->elements(false); // a wrapped grid counts its empty cells as items
     const auto entries = std::count_if(cells.begin(), cells.end(), [](const QCPLayoutElement* e) { return e != nullptr; });
-    const int wrap = entries > rows ? rows : 0;
-    if (legend->wrap() == wrap)
-        return;
-    legend->setWrap(wrap);
-    legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true); // down each column, then the next
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    const bool compact = entries > rowsAt(false);
+    const int wrap = entries > rowsAt(compact) ? rowsAt(compact) : 0;
+    bool changed = legend->rowSpacing() != (compact ? 0 : normalSpacing);
+    legend->setRowSpacing(compact ? 0 : normalSpacing);
+    for (QCPLayoutElement* cell : cells)
+        if (cell && cell->margins() != itemMargins(cell, compact)) {
+            cell->setMargins(itemMargins(cell, compact));
+            changed = true;
+        }
+    if (legend->wrap() != wrap) {
+        legend->setWrap(wrap);
+        legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true); // down each column, then the next
+        changed = true;
+    }
+    if (changed)
+        plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void ChartWidget::setShortLegendName(QCPAbstractPlottable* plottable, const QString& shortName)

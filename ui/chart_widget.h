@@ -60,6 +60,8 @@ private:
     void fitLegendToWidth();  // short names (setShortLegendName) where the full ones are too wide
     static constexpr const char* kShortName = "gpuforecastShortLegendName";
     static constexpr const char* kFullName = "gpuforecastFullLegendName";
+    static constexpr const char* kNormalRowSpacing = "gpuforecastNormalRowSpacing"; // the legend's, before closing up
+    static constexpr const char* kNormalMargins = "gpuforecastNormalMargins";       // an entry's, the same
 
 protected:
     // Called after every layout of the plot, when the axis rects' pixel sizes are known: charts fit

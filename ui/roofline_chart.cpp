@@ -57,6 +57,7 @@ void RooflineChart::rebuild()
 {
     plot_->clearPlottables();
     plot_->clearItems();
+    dotsOwner_ = nullptr;
     series_.clear();
     applyChartStyle(plot_);
     const auto forecasts = session_->forecasts();
@@ -116,9 +117,38 @@ void RooflineChart::rebuild()
     drawHighlight(shown ? QString::fromStdString(shown->gpu) : QString());
     plot_->xAxis->setRange(kLowestIntensity, kHighestIntensity);
     plot_->yAxis->setRange(std::isfinite(bottom) ? std::max(bottom / 2, 1e-3) : 1, top * 2);
-    plot_->xAxis->setLabel(tr("Arithmetic intensity (FLOP per DRAM byte)"));
+    xLabels_ = QStringList{tr("Arithmetic intensity (FLOP per DRAM byte)"), tr("FLOP per DRAM byte")};
+    // Whose kernels the dots are, in the corner above the bandwidth slopes, which no roof or
+    // kernel reaches: in a narrow chart the legend drops the GPU from their entries ("BMM
+    // (attention)"), and four roofs with one GPU's dots left a teacher guessing.
+    dotsOwner_ = nullptr;
+    if (shown) {
+        const QString gpu = shortGpuName(QString::fromStdString(shown->gpu));
+        dotsOwner_ = new QCPItemText(plot_);
+        dotsOwner_->setObjectName("dotsOwner");
+        dotsOwner_->position->setType(QCPItemPosition::ptAxisRectRatio);
+        dotsOwner_->position->setCoords(0.02, 0.02);
+        dotsOwner_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        dotsOwner_->setColor(plot_->xAxis->tickLabelColor());
+        dotsOwnerForms_ = QStringList{tr("dots: kernels on %1").arg(gpu), tr("dots: %1").arg(gpu), gpu};
+        dotsOwner_->setText(dotsOwnerForms_.front());
+    }
+    plot_->xAxis->setLabel(xLabels_.front());
     plot_->yAxis->setLabel(tr("Throughput (GFLOP/s, FP32)"));
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RooflineChart::fitToLayout()
+{
+    bool changed = fitAxisLabel(plot_->xAxis, xLabels_);
+    if (dotsOwner_) { // within the left half, where the roofs are still on their slopes
+        const QString fitting =
+            longestFitting(dotsOwnerForms_, dotsOwner_->font(), 0.5 * plot_->xAxis->axisRect()->width());
+        changed = changed || fitting != dotsOwner_->text();
+        dotsOwner_->setText(fitting);
+    }
+    if (changed)
+        plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 // The roof a GEMM on a 128-lane SM meets first (fp32GemmIssueShare): dashed under the flat roof,

@@ -6,6 +6,7 @@
 
 #include "chart_widget.h"
 
+class QCPItemText;
 
 namespace gpuforecast::ui {
 
@@ -43,6 +44,7 @@ public:
 
 private:
     void rebuild() override;
+    void fitToLayout() override; // the axis title in the longest form that fits
     void drawGemmIssueCeiling(const QString& gpu, std::size_t colourIndex);
     void drawHighlight(const QString& shownGpu); // shownGpu: whose kernels are placed; its ring is named
 
@@ -56,6 +58,9 @@ private:
     };
     std::vector<Series> series_;
     std::vector<Highlight> highlighted_;
+    QStringList xLabels_; // the intensity axis's title, longest first
+    QCPItemText* dotsOwner_ = nullptr; // names whose kernels the dots are
+    QStringList dotsOwnerForms_;       // its text, longest first
 };
 
 } // namespace gpuforecast::ui

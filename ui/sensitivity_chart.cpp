@@ -32,6 +32,7 @@ void SensitivityChart::rebuild()
                                   : std::vector<SpecSensitivity>{};
     plot_->clearPlottables();
     plot_->clearItems();
+    notes_.clear();
     applyChartStyle(plot_);
     // Horizontal bars: keys are rows (largest effect on top), values are % change of step time.
     auto* lower = lower_ = new QCPBars(plot_->yAxis, plot_->xAxis);
@@ -50,17 +51,21 @@ void SensitivityChart::rebuild()
     // Memory size never changes the time, but "no effect" must not read as "memory does not
     // matter" where the model does not fit: that is said on its row.
     // Nor where it fits only just: 20% less memory would not hold it.
-    QString memoryNote;
+    // Longest first; fitToLayout shows the longest that fits beside the row's label (in a 1024-px
+    // window the full note ran into it, cut at both ends).
+    QStringList memoryNote;
     const auto forecasts = session_->forecasts();
     if (const qsizetype at = session_->selectedGpus().indexOf(gpuId_); at >= 0 && std::size_t(at) < forecasts->size()) {
         const ModelForecast& f = (*forecasts)[std::size_t(at)];
         const QString needs = tr("%1 GiB").arg(f.memory.totalBytes() / GpuSpec::kBytesPerGiB, 0, 'f', 1);
         if (!f.fits())
-            memoryNote = tr("no effect on time, but the model does NOT fit (needs %1)").arg(needs);
+            memoryNote = QStringList{tr("no effect on time, but the model does NOT fit (needs %1)").arg(needs),
+                                     tr("does NOT fit (needs %1)").arg(needs), tr("does NOT fit")};
         else if (f.memory.totalBytes() > 0.8 * f.gpuMemoryBytes)
-            memoryNote = tr("no effect on time, but at x 0.8 (%1 GiB) the model no longer fits (needs %2)")
-                             .arg(0.8 * f.gpuMemoryBytes / GpuSpec::kBytesPerGiB, 0, 'f', 1)
-                             .arg(needs);
+            memoryNote = QStringList{tr("no effect on time, but at x 0.8 (%1 GiB) the model no longer fits (needs %2)")
+                                         .arg(0.8 * f.gpuMemoryBytes / GpuSpec::kBytesPerGiB, 0, 'f', 1)
+                                         .arg(needs),
+                                     tr("at x 0.8 no longer fits (needs %1)").arg(needs), tr("at x 0.8: does not fit")};
     }
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     double extent = 1;
@@ -78,16 +83,40 @@ void SensitivityChart::rebuild()
             auto* none = new QCPItemText(plot_);
             none->setObjectName("noEffect");
             none->position->setCoords(0, key);
-            none->setText(rows_[std::size_t(i)].field == "memory_gb" && !memoryNote.isEmpty() ? memoryNote
-                                                                                            : tr("no effect (under 0.05%)"));
+            const QStringList forms = rows_[std::size_t(i)].field == "memory_gb" && !memoryNote.isEmpty()
+                                          ? memoryNote
+                                          : QStringList{tr("no effect (under 0.05%)"), tr("no effect")};
+            none->setText(forms.front());
             none->setColor(plot_->xAxis->tickLabelColor());
+            notes_.push_back({none, forms});
         }
     }
     plot_->yAxis->setTicker(ticker);
     plot_->yAxis->setRange(0.4, n + 0.6);
     plot_->xAxis->setRange(-extent * 1.15, extent * 1.15);
-    plot_->xAxis->setLabel(tr("Change of step time on %1 when one spec field moves by 20% (%)").arg(gpuId_));
+    xLabels_ = QStringList{tr("Change of step time on %1 when one spec field moves by 20% (%)").arg(gpuId_),
+                           tr("Step time change on %1, field \u00b120% (%)").arg(shortGpuName(gpuId_)),
+                           tr("Step time change (%)"), tr("%")};
+    plot_->xAxis->setLabel(xLabels_.front());
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SensitivityChart::fitToLayout()
+{
+    bool changed = fitAxisLabel(plot_->xAxis, xLabels_);
+    // A note is centred on the zero line, so it has the narrower side of the axis rect to each side.
+    const QCPAxisRect* rect = plot_->xAxis->axisRect();
+    const double zero = plot_->xAxis->coordToPixel(0);
+    const double room = 2 * std::min(zero - rect->left(), rect->right() - zero) - 8;
+    for (const auto& [item, forms] : notes_) {
+        const QString fitting = longestFitting(forms, item->font(), room);
+        if (item->text() != fitting) {
+            item->setText(fitting);
+            changed = true;
+        }
+    }
+    if (changed)
+        plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QString SensitivityChart::toolTipAt(const QPointF& pixel) const

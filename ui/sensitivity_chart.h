@@ -10,6 +10,7 @@
 
 class QCPBars;
 class QCPBarsGroup;
+class QCPItemText;
 
 namespace gpuforecast::ui {
 
@@ -23,11 +24,18 @@ public:
 
 private:
     void rebuild() override;
+    void fitToLayout() override; // the notes and the axis title in the longest form that fits
     QCPBarsGroup* pair_;
     QCPBars* lower_ = nullptr;
     QCPBars* higher_ = nullptr;
     QString gpuId_;
     std::vector<SpecSensitivity> rows_;
+    struct RowNote { // "no effect" on a row without bars: its forms, longest first
+        QCPItemText* item;
+        QStringList forms;
+    };
+    std::vector<RowNote> notes_;
+    QStringList xLabels_; // the axis title, longest first
 };
 
 } // namespace gpuforecast::ui
