@@ -813,6 +813,29 @@ private slots:
         QVERIFY2(firstLine(tensor).contains("1 micro-batch)"), qPrintable(tensor.out));
     }
 
+    // A layout's text keeps what one GPU's gives: the forward / backward / accumulate split and
+    // the largest operators, counted as launches on the busiest GPU per step (a stage's 18 of
+    // GPT-2 large's 36 blocks, four micro-batches: 72), with shares of the whole step.
+    void parallelTextKeepsThePhasesAndLargestOperators()
+    {
+        const Run r = cli({"predict", "--model", "gpt2_large", "--gpu", "A100-SXM4-80GB", "--seq", "512", "--batch", "8",
+                           "--mode", "training", "--pp", "2", "--microbatches", "4"});
+        QCOMPARE(r.code, 0);
+        static const QRegularExpression compute("\\n  compute +[0-9.]+ ms   \\(forward [0-9.]+, backward [0-9.]+, accumulate [0-9.]+;");
+        QVERIFY2(compute.match(r.out).hasMatch(), qPrintable(r.out));
+        QVERIFY2(r.out.contains("largest operators"), qPrintable(r.out));
+        static const QRegularExpression block("\\n  mlp\\.fc +linear +fw +72 ");
+        QVERIFY2(block.match(r.out).hasMatch(), qPrintable(r.out));
+        const Run json = cli({"predict", "--model", "gpt2_large", "--gpu", "A100-SXM4-80GB", "--seq", "512", "--batch", "8",
+                              "--mode", "training", "--pp", "2", "--microbatches", "4", "--json"});
+        for (const auto& op : QJsonDocument::fromJson(json.out.toUtf8()).object()["ops"].toArray())
+            if (op.toObject()["name"].toString() == "mlp.fc" && op.toObject()["phase"].toString() == "fw") {
+                QCOMPARE(op.toObject()["count"].toDouble() * op.toObject()["repeat"].toDouble(), 72.0); // as the README says
+                return;
+            }
+        QFAIL("no forward mlp.fc in the JSON");
+    }
+
     // Every layout's JSON has the same keys, and they mean the same: the busiest GPU's step, whose
     // ops add up to fw_ms + bw_ms, and with communication and bubble to e2e_ms. A pipeline's
     // fw_ms was one micro-batch through every layer, a quarter of its step.

@@ -317,6 +317,23 @@ void printMemory(const ModelForecast& r, const char* whose)
                 r.memory.totalBytes() / GpuSpec::kBytesPerGiB, capacity, whose, r.fits() ? "fits" : "DOES NOT FIT");
 }
 
+// The ten costliest operators of a step, with their launches on this GPU per step (in a pipeline,
+// its stage's layers for every micro-batch, as the GUI's Count column) and their share of
+// `stepSeconds`, which includes any communication and bubble.
+void printLargestOperators(const ModelForecast& r, double stepSeconds)
+{
+    std::vector<const OpForecast*> top;
+    for (const auto& o : r.ops)
+        top.push_back(&o);
+    std::sort(top.begin(), top.end(), [](auto* a, auto* b) { return a->totalSeconds() > b->totalSeconds(); });
+    std::printf("  %-32s %-11s %-5s %6s %10s %7s\n", "largest operators", "class", "phase", "count", "total ms", "share");
+    for (std::size_t i = 0; i < std::min<std::size_t>(10, top.size()); ++i)
+        std::printf("  %-32s %-11s %-5s %6.0f %10.3f %6.1f%%\n", elideName(top[i]->op.node, 32).c_str(),
+                    std::string(opClassName(top[i]->op.kernel.opClass)).c_str(),
+                    std::string(phaseName(top[i]->op.phase)).c_str(), double(top[i]->op.count) * top[i]->repeat,
+                    top[i]->totalSeconds() * 1e3, 100 * top[i]->totalSeconds() / stepSeconds);
+}
+
 void printText(const ModelForecast& r, const Notes& notes)
 {
     // The names come from the user's files: a newline or an escape sequence in a config's
@@ -327,16 +344,7 @@ void printText(const ModelForecast& r, const Notes& notes)
                 r.forwardSeconds * 1e3, r.backwardSeconds * 1e3, r.accumulateSeconds * 1e3);
     printMeasured(notes);
     printMemory(r, "");
-    std::vector<const OpForecast*> top;
-    for (const auto& o : r.ops)
-        top.push_back(&o);
-    std::sort(top.begin(), top.end(), [](auto* a, auto* b) { return a->totalSeconds() > b->totalSeconds(); });
-    std::printf("  %-32s %-11s %-5s %6s %10s %7s\n", "largest operators", "class", "phase", "count", "total ms", "share");
-    for (std::size_t i = 0; i < std::min<std::size_t>(10, top.size()); ++i)
-        std::printf("  %-32s %-11s %-5s %6lld %10.3f %6.1f%%\n", elideName(top[i]->op.node, 32).c_str(),
-                    std::string(opClassName(top[i]->op.kernel.opClass)).c_str(),
-                    std::string(phaseName(top[i]->op.phase)).c_str(), top[i]->op.count, top[i]->totalSeconds() * 1e3,
-                    100 * top[i]->totalSeconds() / r.totalSeconds());
+    printLargestOperators(r, r.totalSeconds());
 }
 
 } // namespace
@@ -484,8 +492,13 @@ int runPredict(const std::vector<std::string>& args)
                     p.totalSeconds() * 1e3, p.computeSeconds * 1e3, p.bubbleSeconds * 1e3, p.commSeconds() * 1e3,
                     p.tensorCommSeconds * 1e3, p.pipelineCommSeconds * 1e3, p.dataCommSeconds * 1e3);
         printMeasured(notes);
+        // The compute split as one GPU's output gives it: going from one GPU to two lost it.
+        std::printf("  compute    %10.3f ms   (forward %.3f, backward %.3f, accumulate %.3f; the busiest GPU)\n",
+                    p.computeSeconds * 1e3, p.step.forwardSeconds * 1e3, p.step.backwardSeconds * 1e3,
+                    p.step.accumulateSeconds * 1e3);
         // The busiest GPU's shard and stage, as in the JSON: a layout that does not fit must say so.
         printMemory(p.step, " per GPU (the busiest)");
+        printLargestOperators(p.step, p.totalSeconds());
         if (const auto servers = beyondOneServerNote(layout, gpu))
             std::printf("  note: %s\n", oneLine(*servers).c_str());
         printNotes(notes);
