@@ -469,7 +469,7 @@ private slots:
         QCOMPARE(measured["source"].toString(), QString("NeuSight"));
         const Run other = cli({"predict", "--model", "gpt2_large", "--gpu", "V100-PCIE-32GB", "--seq", "1024", "--batch", "3", "--json"});
         QVERIFY(QJsonDocument::fromJson(other.out.toUtf8()).object()["measured"].isNull());
-        QVERIFY(!cli({"predict", "--model", "gpt2_large", "--gpu", "V100-PCIE-32GB", "--seq", "1024", "--batch", "3"}).out.contains("measured "));
+        QVERIFY(!cli({"predict", "--model", "gpt2_large", "--gpu", "V100-PCIE-32GB", "--seq", "1024", "--batch", "3"}).out.contains("\n  measured "));
         const Run sheet = cli({"predict", "--model", "gpt2_large", "--gpu", QString(GPUFORECAST_RESOURCES) + "/gpus/V100-PCIE-32GB.json",
                                "--seq", "1024", "--batch", "4", "--json"});
         QCOMPARE(sheet.code, 0);
@@ -811,6 +811,24 @@ private slots:
         QVERIFY2(firstLine(byDefault).contains("4 micro-batches, 1f1b)"), qPrintable(byDefault.out));
         const Run tensor = cli(base + QStringList{"--tp", "2"});
         QVERIFY2(firstLine(tensor).contains("1 micro-batch)"), qPrintable(tensor.out));
+    }
+
+    // A measured GPU's forecast says its own bmm tiles are passed over, which is why a sheet of the
+    // same chip under another id (A100-SXM4-40GB, reading them) comes out different; the JSON
+    // names whose tiles every forecast takes.
+    void predictSaysAMeasuredGpusOwnTilesAreNotRead()
+    {
+        const QStringList base{"predict", "--model", "gpt2_med", "--batch", "1", "--seq", "128", "--gpu"};
+        const Run measured = cli(base + QStringList{"A100-PCIE-40GB"});
+        QVERIFY2(measured.out.contains("note: attention GEMMs (bmm) take P100-PCIE-16GB's tiles: A100-PCIE-40GB's own "
+                                       "measured tiles are not read"),
+                 qPrintable(measured.out));
+        const Run sibling = cli(base + QStringList{"A100-SXM4-40GB"});
+        QVERIFY2(!sibling.out.contains("own measured tiles"), qPrintable(sibling.out));
+        const QJsonObject o =
+            QJsonDocument::fromJson(cli(base + QStringList{"A100-SXM4-40GB", "--json"}).out.toUtf8()).object();
+        QCOMPARE(o["gemm_tiles_from"].toString(), QString("A100-PCIE-40GB"));
+        QVERIFY(o["own_tiles_note"].isNull());
     }
 
     // A layout's text keeps what one GPU's gives: the forward / backward / accumulate split and

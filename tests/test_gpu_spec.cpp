@@ -222,7 +222,7 @@ private slots:
         QTest::newRow("bandwidth negative") << "memory_bandwidth_gbps" << "-900" << "memory_bandwidth_gbps";
         QTest::newRow("bandwidth string") << "memory_bandwidth_gbps" << "\"900\"" // the field's own range, not the parser's
                                               << "memory_bandwidth_gbps: expected a number in [1, 10000000] GB/s, got string";
-        QTest::newRow("fp32 null") << "fp32_gflops" << "null" << "fp32_gflops: missing";
+        QTest::newRow("fp32 null") << "fp32_gflops" << "null" << "fp32_gflops: null (expected a number in GFLOP/s)";
         QTest::newRow("fp32 absurd") << "fp32_gflops" << "1e300" << "fp32_gflops: expected a number in";
         QTest::newRow("memory past the parser's bound") << "memory_gb" << "1e308" // the field's range, not +-1e300
                                                         << "memory_gb: expected a number in [0.001, 1000000]";
@@ -265,6 +265,32 @@ private slots:
             QVERIFY2(msg.contains(expected), qPrintable(msg));
             QVERIFY2(!msg.contains("json.exception"), qPrintable(msg)); // the parser's jargon stays out
             QVERIFY2(!msg.contains("e+0"), qPrintable(msg));             // 1048576, not 1.04858e+06
+        }
+    }
+
+    // Another of the app's files given as a sheet says what it looks like: a model's config.json
+    // had been refused with "id: missing (expected a string)".
+    void otherFilesAreNotTakenForSheets()
+    {
+        const std::pair<const char*, const char*> files[] = {
+            {R"({"model_type": "gpt2", "n_layer": 36, "n_embd": 1280})", "looks like a model's config.json"},
+            {R"({"format": "gpuforecast-scenario-1", "model": "gpt2_large", "gpus": ["T4"]})", "looks like a scenario"},
+            {R"({"hello": 1})", "not a GPU spec sheet: it has none of a sheet's fields"}};
+        for (const auto& [text, expected] : files) {
+            try {
+                gpuSpecFromJson(json::parse(text), "other.json");
+                QFAIL(text);
+            } catch (const ForecastError& e) {
+                QVERIFY2(QString(e.what()).startsWith("other.json") && QString(e.what()).contains(expected), e.what());
+            }
+        }
+        json noId = validSpec(); // a sheet that only lacks its id is still told so
+        noId.erase("id");
+        QVERIFY_THROWS_EXCEPTION(ForecastError, gpuSpecFromJson(noId, "x.json"));
+        try {
+            gpuSpecFromJson(noId, "x.json");
+        } catch (const ForecastError& e) {
+            QVERIFY2(QString(e.what()).contains("id: missing"), e.what());
         }
     }
 

@@ -1029,6 +1029,9 @@ private slots:
                  qPrintable(hover(1)));
         QVERIFY2(hover(2).contains("our H200 runs"), qPrintable(hover(2)));
         QVERIFY2(!hover(3).contains("Measured"), qPrintable(hover(3)));
+        // A measured GPU says its own tiles are passed over; the L4 has none to pass over.
+        QVERIFY2(hover(1).contains("V100-PCIE-32GB's own measured tiles are not read"), qPrintable(hover(1)));
+        QVERIFY2(!hover(3).contains("own measured tiles"), qPrintable(hover(3)));
         ForecastSession::WhatIf faster;
         faster.bandwidth = 1.2;
         session.setWhatIf("V100-PCIE-32GB", faster); // no longer the V100 that was timed

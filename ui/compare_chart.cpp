@@ -328,6 +328,11 @@ QString CompareChart::toolTipAt(const QPointF& pixel) const
                               : tr("\nNear the edge of the measured GPUs, so a little less certain: %1");
     for (const QString& note : extrapolationNotes(f, c))
         text += reach.arg(note);
+    // A measured GPU beside a sheet of its chip (A100-PCIE-40GB and -SXM4-40GB) came out
+    // different with nothing to say why.
+    if (session_->gpu(QString::fromStdString(f.gpu)))
+        if (const auto own = session_->forecaster().tiles().ownTilesNote(session_->effectiveGpu(QString::fromStdString(f.gpu))))
+            text += '\n' + QString::fromStdString(*own).replace(0, 1, QString::fromStdString(*own).left(1).toUpper());
     return text;
 }
 

@@ -25,7 +25,11 @@ WhatIfPanel::WhatIfPanel(ForecastSession* session, QWidget* parent) : QWidget(pa
         sliders_[i] = new QSlider(Qt::Horizontal, this);
         sliders_[i]->setRange(-8, 8);
         sliders_[i]->setPageStep(4);
-        sliders_[i]->setToolTip(tr("Scale from x0.25 to x4; the charts follow"));
+        // L2 enters one rule only, so a teacher moving it on GPT-2 saw nothing and no reason why.
+        sliders_[i]->setToolTip(i == 3 ? tr("Scale from x0.25 to x4; the charts follow. L2 only decides whether a "
+                                            "transposed operand is read again from DRAM (Switch's bias), so most "
+                                            "models do not move: the learned efficiency reads no L2 size")
+                                       : tr("Scale from x0.25 to x4; the charts follow"));
         labels_[i] = new QLabel("x1.00", this);
         labels_[i]->setMinimumWidth(45);
         grid->addWidget(new QLabel(tr(names[i]), this), i, 0);

@@ -188,6 +188,8 @@ struct Notes {
     std::vector<std::string> basisStretch; // ratios far from the basis whose efficiency the sheet reads
     std::optional<std::string> unknownArchitecture; // an NVIDIA generation the tile rule does not know
     std::string configQuantization; // the config's quantization_config ("awq, 4-bit"): weights priced in FP32 anyway
+    std::string gemmTilesFrom;       // the measured GPU whose bmm tiles the forecast takes (TileDatabase::referenceFor)
+    std::optional<std::string> ownTiles; // a measured GPU's own tiles passed over (TileDatabase::ownTilesNote)
 };
 
 // The sheet's own arithmetic, and a matrix peak taken from the vector one where that may be wrong.
@@ -221,6 +223,8 @@ void addNotes(nlohmann::json& j, const Notes& notes)
             {"text", describeDonor(*donor)},
             {"caution", notes.donorCaution ? nlohmann::json(*notes.donorCaution) : nlohmann::json(nullptr)}};
     j["fp32_gemm_issue_share"] = notes.gemmIssueShare;
+    j["gemm_tiles_from"] = notes.gemmTilesFrom.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.gemmTilesFrom);
+    j["own_tiles_note"] = notes.ownTiles ? nlohmann::json(*notes.ownTiles) : nlohmann::json(nullptr);
     j["read_as_new_gpu"] = notes.readAsNew ? nlohmann::json(*notes.readAsNew) : nlohmann::json(nullptr);
     j["basis_stretch"] = notes.basisStretch;
     j["architecture_unknown"] = notes.unknownArchitecture ? nlohmann::json(*notes.unknownArchitecture) : nlohmann::json(nullptr);
@@ -287,6 +291,8 @@ void printNotes(const Notes& notes)
         std::printf("  note: %s\n", notes.donorCaution->c_str());
     if (notes.readAsNew)
         std::printf("  note: %s\n", oneLine(*notes.readAsNew).c_str());
+    if (notes.ownTiles)
+        std::printf("  note: %s\n", notes.ownTiles->c_str());
     if (notes.gemmIssueShare < 1)
         std::printf("  note: FP32 GEMMs are priced at %.0f%% of the sheet's FP32 peak: each scheduler of these SMs feeds 32 "
                     "FP32 lanes, which spend lane-clocks on a GEMM's loads (docs/method.md, section 2)\n",
@@ -438,7 +444,8 @@ int runPredict(const std::vector<std::string>& args)
                       fromFile ? readAsNewGpuNote(gpu, forecaster.tiles().gpus()) : std::nullopt,
                       config.saysFp32() ? std::string() : config.dtype, config.precisionDifference(),
                       fp32GemmIssueShare(gpu), std::nullopt, 0, config.beyondContextNote(options.seq), basisStretch(gpu),
-                      unknownArchitectureNote(gpu), config.quantization};
+                      unknownArchitectureNote(gpu), config.quantization, forecaster.tiles().referenceFor(gpu),
+                      forecaster.tiles().ownTilesNote(gpu)};
     // Beside a forecast of a bundled model on a bundled GPU, what was measured of exactly that.
     const std::string modelArg = a.required("--model");
     if (!fromFile && modelArg == config.id && fs::exists(dataDir / "models" / (modelArg + ".json")))

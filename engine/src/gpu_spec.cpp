@@ -139,6 +139,15 @@ GpuSpec gpuSpecFromJson(const json& j, const std::string& source)
     const Context ctx{source, ""};
     if (!j.is_object())
         throwInputError(source, "", "expected a JSON object with the GPU's spec fields");
+    // Another of the app's files given as a sheet: "id: missing" did not say what the file was.
+    if (!j.contains("id") && std::none_of(fieldTable().begin(), fieldTable().end(),
+                                          [&](const SpecField& f) { return j.contains(f.key); })) {
+        const std::string what = j.contains("model_type") || j.contains("architectures")
+                                     ? " (it looks like a model's config.json: give it as the model)"
+                                 : j.contains("format") ? " (it looks like a scenario or another GPU Forecast file)"
+                                                        : "";
+        throwInputError(source, "", "not a GPU spec sheet: it has none of a sheet's fields (id, sm_count, fp32_gflops, ...)" + what);
+    }
     GpuSpec s;
     s.id = requireString(j, ctx, "id");
     if (s.id.empty() || s.id.find_first_of("/\\\n") != std::string::npos)
@@ -170,7 +179,8 @@ GpuSpec gpuSpecFromJson(const json& j, const std::string& source)
         if (!v) {
             if (!f.optional) {
                 const std::string typo = obj ? misspellingOf(*obj, leaf, nested) : "";
-                throwInputError(source, key, std::string("missing (expected a number") +
+                const bool null = obj && obj->contains(leaf); // present, but null
+                throwInputError(source, key, std::string(null ? "null" : "missing") + " (expected a number" +
                                                  (*f.unit ? std::string(" in ") + f.unit : "") +
                                                  (typo.empty() ? ")" : "; is the file's \"" + typo + "\" meant to be it?)"));
             }

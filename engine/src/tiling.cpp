@@ -172,6 +172,17 @@ std::string TileDatabase::referenceFor(const GpuSpec& target) const
     return best ? best->id : std::string();
 }
 
+std::optional<std::string> TileDatabase::ownTilesNote(const GpuSpec& target) const
+{
+    const std::string& own = target.efficiencySheet().id;
+    if (!entries_.count({own, OpClass::Bmm}))
+        return std::nullopt;
+    const std::string ref = referenceFor(target);
+    return "attention GEMMs (bmm) take " + (ref.empty() ? std::string("default") : ref + "'s") +
+           " tiles: " + own + "'s own measured tiles are not read, as no forecast reads measurements of the GPU it "
+           "forecasts (a sheet of the same chip under another id reads them, so the two can differ)";
+}
+
 GemmTile TileDatabase::lookup(const std::string& referenceId, OpClass opClass, long long b, long long m, long long n,
                               long long k) const
 {

@@ -79,6 +79,11 @@ public:
     // bandwidth per SM. Never `target.id` itself, so a forecast never reads measurements of the GPU
     // it forecasts. Empty when the database is empty.
     std::string referenceFor(const GpuSpec& target) const;
+    // Said beside a forecast of a measured GPU (or of a sheet read as one): its own tiles are in the
+    // data and referenceFor() passes them over, so its GEMMs take another GPU's tiles, while a sheet
+    // of the same chip under another id (A100-SXM4-40GB) reads them and may come out faster or
+    // slower. Empty for every other GPU.
+    std::optional<std::string> ownTilesNote(const GpuSpec& target) const;
 
     // The tile the reference GPU's library chose for the most similar GEMM shape.
     GemmTile lookup(const std::string& referenceId, OpClass opClass, long long b, long long m, long long n,
