@@ -1240,6 +1240,16 @@ private slots:
         const Run eight = cli({"predict", "--model", "gpt2_large", "--gpu", "A100-SXM4-40GB", "--seq", "1024", "--batch", "64",
                                "--mode", "training", "--tp", "4", "--dp", "2"});
         QVERIFY2(!eight.out.contains("priced as one server"), qPrintable(eight.out));
+        // Nor between the groups a GPU's link joins: MI210's bridges make 4-GPU hives.
+        const QStringList mi{"predict", "--model", "llama2_7b", "--gpu", "MI210", "--seq", "1024", "--batch", "8",
+                             "--mode", "training", "--tp"};
+        const Run hives = cli(mi + QStringList{"8"});
+        QVERIFY2(hives.out.contains("note: 8 GPUs priced all on the sheet's link") && hives.out.contains("which joins 4"),
+                 qPrintable(hives.out));
+        const QJsonObject h = QJsonDocument::fromJson(cli(mi + QStringList{"8", "--json"}).out.toUtf8()).object();
+        QVERIFY(h["layout_note"].toString().contains("which joins 4"));
+        const Run hive = cli(mi + QStringList{"4"});
+        QVERIFY2(!hive.out.contains("joins"), qPrintable(hive.out));
     }
 
     // A binary file given as a config: the parser quotes the byte it stopped at, and the line that

@@ -179,10 +179,23 @@ void ModelPanel::syncFromSession()
     schedule_->setEnabled(l.pp > 1 && session_->options().training);
     gpuCount_->setText(l.gpus() == 1 ? tr("1 GPU") : tr("%1 GPUs; charts show the busiest one's step").arg(l.gpus()));
     // Past one server's GPUs the link between servers is not priced: said under the count.
-    if (l.gpus() > kGpusPerServer)
+    if (l.gpus() > kGpusPerServer) {
         gpuCount_->setText(gpuCount_->text() +
                            tr("\nMore than one server's %1: all priced on the GPU's own link, so communication is "
                               "likely forecast short").arg(kGpusPerServer));
+    } else if (l.gpus() > 1) { // nor between the groups a GPU's link joins (MI210: 4-GPU hives)
+        QStringList fewer;
+        for (const QString& id : session_->selectedGpus())
+            if (session_->gpu(id)) {
+                const double group = session_->effectiveGpu(id).interconnectMaxGpus;
+                if (group > 0 && double(l.gpus()) > group)
+                    fewer << tr("%1 joins %2").arg(id).arg(group);
+            }
+        if (!fewer.isEmpty())
+            gpuCount_->setText(gpuCount_->text() +
+                               tr("\nBeyond a link's group (%1): all priced on that link, so communication is likely "
+                                  "forecast short").arg(fewer.join(", ")));
+    }
     // A reader comparing a model across GPUs should know whose measurements its kernel list was
     // held against: NeuSight's traces, or only whole-model times we took (docs/accuracy.md).
     const bool neuSight = graphCheckOf(session_->model()) == GraphCheck::NeuSightRuns;

@@ -23,7 +23,7 @@ using json = nlohmann::json;
 
 // Ranges are wide enough for any plausible future part and narrow enough to catch unit mistakes
 // (GB/s typed as TB/s) and overflow in the tile x wave arithmetic downstream.
-const std::array<SpecField, 17> kFields{{
+const std::array<SpecField, 18> kFields{{
     {"launch_year", "Launch year", "", 1990, 2100, true, false, &GpuSpec::launchYear},
     {"sm_count", "SMs / CUs", "", 1, 100000, true, false, &GpuSpec::smCount},
     {"cores_per_sm", "FP32 cores per SM", "", 1, 4096, true, false, &GpuSpec::coresPerSm},
@@ -42,6 +42,7 @@ const std::array<SpecField, 17> kFields{{
     {"interconnect.bandwidth_gbps", "Link bandwidth", "GB/s", 0.001, 1e6, false, true,
      &GpuSpec::interconnectBandwidthGBps},
     {"interconnect.latency_us", "Link latency", "us", 0, 1e6, false, true, &GpuSpec::interconnectLatencyUs},
+    {"interconnect.max_gpus", "GPUs on the link", "", 2, 100000, true, true, &GpuSpec::interconnectMaxGpus},
 }};
 
 std::span<const SpecField> fieldTable() { return kFields; }

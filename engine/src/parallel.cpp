@@ -132,6 +132,18 @@ double sendReceiveSeconds(double bytes, double bandwidthGBps, double latencyUs)
 
 std::optional<std::string> beyondOneServerNote(const ParallelLayout& layout, const GpuSpec& gpu)
 {
+    const long long group = gpu.interconnectMaxGpus > 0 ? static_cast<long long>(gpu.interconnectMaxGpus) : 0;
+    if (group > 0 && layout.gpus() > group && layout.gpus() <= kGpusPerServer) {
+        // MI210 at TP 8 was priced on its bridges' 150 GB/s with nothing said: they join four.
+        char text[320];
+        std::snprintf(text, sizeof text,
+                      "%lld GPUs priced all on the sheet's link (%s%s%.0f GB/s), which joins %lld at that speed; "
+                      "traffic between the groups crosses a slower path that is not priced, so communication is "
+                      "likely forecast short",
+                      layout.gpus(), gpu.interconnectKind.c_str(), gpu.interconnectKind.empty() ? "" : ", ",
+                      gpu.interconnectBandwidthGBps, group);
+        return std::string(text);
+    }
     if (layout.gpus() <= kGpusPerServer)
         return std::nullopt;
     char text[320];

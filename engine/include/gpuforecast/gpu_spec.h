@@ -41,6 +41,9 @@ struct GpuSpec {
     std::optional<double> priceUsd;
     double interconnectBandwidthGBps = 0; // per GPU, per direction
     double interconnectLatencyUs = 0;
+    // GPUs the link joins at its bandwidth (MI210's bridges make a 4-GPU hive); 0: not given, a
+    // whole server's (parallel.h, kGpusPerServer).
+    double interconnectMaxGpus = 0;
 
     // The sheet a variant was derived from. The networks read that sheet's per-SM rates, so the
     // variant keeps its GPU's learned efficiency and changes only its roofline, tiles and waves.
