@@ -1250,6 +1250,26 @@ private slots:
         QVERIFY(h["layout_note"].toString().contains("which joins 4"));
         const Run hive = cli(mi + QStringList{"4"});
         QVERIFY2(!hive.out.contains("joins"), qPrintable(hive.out));
+        // A link that joins 16 makes a server of 16: that many GPUs are one server, 32 are not.
+        QTemporaryDir dir;
+        QFile sheet(QString(GPUFORECAST_RESOURCES) + "/gpus/MI210.json");
+        QVERIFY(sheet.open(QIODevice::ReadOnly));
+        QJsonObject o = QJsonDocument::fromJson(sheet.readAll()).object();
+        o["id"] = "MI210-16";
+        QJsonObject link = o["interconnect"].toObject();
+        link["max_gpus"] = 16;
+        o["interconnect"] = link;
+        QFile wide(dir.filePath("wide.json"));
+        QVERIFY(wide.open(QIODevice::WriteOnly));
+        wide.write(QJsonDocument(o).toJson());
+        wide.close();
+        const QStringList big{"predict", "--model", "llama2_7b", "--gpu", wide.fileName(), "--seq", "1024", "--batch", "64",
+                              "--mode", "training", "--tp", "8", "--dp"};
+        const Run sixteenOnOne = cli(big + QStringList{"2"});
+        QCOMPARE(sixteenOnOne.code, 0);
+        QVERIFY2(!sixteenOnOne.out.contains("one server") && !sixteenOnOne.out.contains("joins"), qPrintable(sixteenOnOne.out));
+        const Run thirtyTwo = cli(big + QStringList{"4"});
+        QVERIFY2(thirtyTwo.out.contains("servers hold 16 GPUs at most"), qPrintable(thirtyTwo.out));
     }
 
     // A binary file given as a config: the parser quotes the byte it stopped at, and the line that

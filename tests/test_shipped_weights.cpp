@@ -668,6 +668,32 @@ private slots:
         }
     }
 
+    // Rows of 4096 floats are 0.05% longer than the longest measured softmax row (4094): priced as
+    // pieces, they must cost what 4094-float rows do, and in the same waves. Rounding the pieces
+    // up to whole waves had priced one wave of them as two, which the wave law made faster.
+    void rowsJustPastTheLongestMeasuredCostTheSame()
+    {
+        const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
+        const auto catalog = loadGpuDirectory(kRes + "/gpus");
+        for (const char* id : {"A100-PCIE-40GB", "T4", "H100-SXM5-80GB"}) {
+            const GpuSpec& gpu = *findGpu(catalog, id);
+            for (const char* op : {"softmax", "ln"})
+                for (const long long rows : {static_cast<long long>(gpu.smCount), 2 * static_cast<long long>(gpu.smCount)}) {
+                    const KernelForecast measured = f.predict(Kernel::vector(op, rows, 4094), gpu);
+                    const KernelForecast past = f.predict(Kernel::vector(op, rows, 4096), gpu);
+                    const QString what = QString("%1 %2 on %3, %4 rows").arg(op).arg(4096).arg(id).arg(rows);
+                    QVERIFY2(std::abs(past.seconds / measured.seconds - 1) < 0.001,
+                             qPrintable(what + QString(": %1 us against %2 us at 4094")
+                                                   .arg(1e6 * past.seconds)
+                                                   .arg(1e6 * measured.seconds)));
+                    QVERIFY2(past.wavesPricedAt() == past.geometry.waves,
+                             qPrintable(what + QString(": priced at %1 waves, its own %2")
+                                                   .arg(past.wavesPricedAt())
+                                                   .arg(past.geometry.waves)));
+                }
+        }
+    }
+
     // Softmax and layer norm could run on padded rows, so more rows must never make them faster.
     // Priced by the networks alone they were: one row of LLaMA's 4096 took 75 us on the A100, eight
     // rows 48 us, and a step of LLaMA-2 7B came out faster for three tokens than for one. Padding

@@ -1147,6 +1147,15 @@ private slots:
                 owner = t;
         QVERIFY(owner);
         QVERIFY2(owner->text().contains("H100-SXM5-80GB"), qPrintable(owner->text()));
+        // Somewhat shorter, the eleven rows close up and stay in one column.
+        bool closedUp = false;
+        for (int height = 240; height >= 150 && !closedUp; height -= 10) {
+            roofline.resize(640, height);
+            QTest::qWait(20);
+            roofline.plot()->replot(QCustomPlot::rpImmediateRefresh);
+            closedUp = roofline.plot()->legend->rowSpacing() == 0 && roofline.plot()->legend->wrap() == 0;
+        }
+        QVERIFY(closedUp);
         roofline.resize(1400, 500);
         QTest::qWait(50);
         roofline.plot()->replot(QCustomPlot::rpImmediateRefresh);

@@ -3,6 +3,9 @@
 #include "gpuforecast/model_graph.h"
 #include "gpuforecast/parallel.h"
 
+#include <algorithm>
+#include <optional>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
@@ -179,23 +182,25 @@ void ModelPanel::syncFromSession()
     schedule_->setEnabled(l.pp > 1 && session_->options().training);
     gpuCount_->setText(l.gpus() == 1 ? tr("1 GPU") : tr("%1 GPUs; charts show the busiest one's step").arg(l.gpus()));
     // Past one server's GPUs the link between servers is not priced: said under the count.
-    if (l.gpus() > kGpusPerServer) {
+    // Nor between the groups a GPU's link joins (MI210: 4-GPU hives), where a sheet says so; a
+    // link that joins more than 8 makes a larger server.
+    std::optional<long long> server; // the smallest of the compared GPUs' servers
+    QStringList fewer;
+    for (const QString& id : session_->selectedGpus())
+        if (session_->gpu(id)) {
+            const GpuSpec g = session_->effectiveGpu(id);
+            server = std::min(server.value_or(serverGpus(g)), serverGpus(g));
+            if (g.interconnectMaxGpus > 0 && double(l.gpus()) > g.interconnectMaxGpus && l.gpus() <= serverGpus(g))
+                fewer << tr("%1 joins %2").arg(id).arg(g.interconnectMaxGpus);
+        }
+    if (l.gpus() > server.value_or(kGpusPerServer))
         gpuCount_->setText(gpuCount_->text() +
                            tr("\nMore than one server's %1: all priced on the GPU's own link, so communication is "
-                              "likely forecast short").arg(kGpusPerServer));
-    } else if (l.gpus() > 1) { // nor between the groups a GPU's link joins (MI210: 4-GPU hives)
-        QStringList fewer;
-        for (const QString& id : session_->selectedGpus())
-            if (session_->gpu(id)) {
-                const double group = session_->effectiveGpu(id).interconnectMaxGpus;
-                if (group > 0 && double(l.gpus()) > group)
-                    fewer << tr("%1 joins %2").arg(id).arg(group);
-            }
-        if (!fewer.isEmpty())
-            gpuCount_->setText(gpuCount_->text() +
-                               tr("\nBeyond a link's group (%1): all priced on that link, so communication is likely "
-                                  "forecast short").arg(fewer.join(", ")));
-    }
+                              "likely forecast short").arg(server.value_or(kGpusPerServer)));
+    else if (!fewer.isEmpty())
+        gpuCount_->setText(gpuCount_->text() +
+                           tr("\nBeyond a link's group (%1): all priced on that link, so communication is likely "
+                              "forecast short").arg(fewer.join(", ")));
     // A reader comparing a model across GPUs should know whose measurements its kernel list was
     // held against: NeuSight's traces, or only whole-model times we took (docs/accuracy.md).
     const bool neuSight = graphCheckOf(session_->model()) == GraphCheck::NeuSightRuns;

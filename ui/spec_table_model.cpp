@@ -29,6 +29,9 @@ QString SpecTableModel::forecastUse(const std::string& key)
         return tr("Whether long softmax and layer-norm rows are read again from L1 or from DRAM. Where L1 and "
                   "shared memory are one array (NVIDIA since Volta), give the array's size; 64 KB of it is "
                   "taken as shared memory. Not given: 128 KB.");
+    if (key == "interconnect.max_gpus")
+        return tr("For reference: no time changes; a layout of more GPUs says that the path between the "
+                  "link's groups is not priced. Not given: a server's 8.");
     if (key == "max_threads_per_sm")
         return tr("How many softmax and layer-norm rows share an SM's L1. Not given: 2048.");
     return {};

@@ -130,10 +130,16 @@ double sendReceiveSeconds(double bytes, double bandwidthGBps, double latencyUs)
     return bytes / (bandwidthGBps * 1e9) + latencyUs * 1e-6;
 }
 
+long long serverGpus(const GpuSpec& gpu)
+{
+    return std::max(kGpusPerServer, static_cast<long long>(gpu.interconnectMaxGpus));
+}
+
 std::optional<std::string> beyondOneServerNote(const ParallelLayout& layout, const GpuSpec& gpu)
 {
     const long long group = gpu.interconnectMaxGpus > 0 ? static_cast<long long>(gpu.interconnectMaxGpus) : 0;
-    if (group > 0 && layout.gpus() > group && layout.gpus() <= kGpusPerServer) {
+    const long long server = serverGpus(gpu);
+    if (group > 0 && layout.gpus() > group && layout.gpus() <= server) {
         // MI210 at TP 8 was priced on its bridges' 150 GB/s with nothing said: they join four.
         char text[320];
         std::snprintf(text, sizeof text,
@@ -144,14 +150,14 @@ std::optional<std::string> beyondOneServerNote(const ParallelLayout& layout, con
                       gpu.interconnectBandwidthGBps, group);
         return std::string(text);
     }
-    if (layout.gpus() <= kGpusPerServer)
+    if (layout.gpus() <= server)
         return std::nullopt;
     char text[320];
     std::snprintf(text, sizeof text,
                   "%lld GPUs priced as one server, all on the sheet's link (%s%s%.0f GB/s); servers hold %lld GPUs "
                   "at most, and the slower network between them is not priced, so communication is likely forecast short",
                   layout.gpus(), gpu.interconnectKind.c_str(), gpu.interconnectKind.empty() ? "" : ", ",
-                  gpu.interconnectBandwidthGBps, kGpusPerServer);
+                  gpu.interconnectBandwidthGBps, server);
     return std::string(text);
 }
 

@@ -180,7 +180,7 @@ std::optional<std::string> TileDatabase::ownTilesNote(const GpuSpec& target) con
     const std::string ref = referenceFor(target);
     return "attention GEMMs (bmm) take " + (ref.empty() ? std::string("default") : ref + "'s") +
            " tiles: " + own + "'s own measured tiles are not read, as no forecast reads measurements of the GPU it "
-           "forecasts (a sheet of the same chip under another id reads them, so the two can differ)";
+           "forecasts (a sheet of the same chip under another id, not read as this one, reads them, so the two can differ)";
 }
 
 GemmTile TileDatabase::lookup(const std::string& referenceId, OpClass opClass, long long b, long long m, long long n,

@@ -36,6 +36,9 @@ void validateLayout(const ModelConfig& config, const GraphOptions& options, cons
 // hold 8 GPUs; past that a real cluster crosses slower network links between servers, which the
 // forecast does not price. One line for people when the layout is that large, else nothing.
 inline constexpr long long kGpusPerServer = 8;
+// The GPUs one of `gpu`'s servers holds: 8, or more where its link joins more (an NVL72-style
+// sheet's interconnect.max_gpus).
+long long serverGpus(const GpuSpec& gpu);
 std::optional<std::string> beyondOneServerNote(const ParallelLayout& layout, const GpuSpec& gpu);
 
 // Collectives over a ring of n GPUs, each link `bandwidthGBps` per direction, `latencyUs` per step.
