@@ -204,8 +204,8 @@ void BreakdownChart::fitToLayout()
     for (const QString& name : gpuNames_)
         shown << shortGpuName(name);
     const bool slanted = slantCrowdedNames(plot_->xAxis, shown); // at this width: six names ran together
-    const bool relabelled = fitAxisLabel(plot_->yAxis, yLabels_) | fitAxisLabel(plot_->xAxis, xLabels_);
-    if (relabelled)
+    const bool yChanged = fitAxisLabel(plot_->yAxis, yLabels_);
+    if (fitAxisLabel(plot_->xAxis, xLabels_) || yChanged)
         plot_->replot(QCustomPlot::rpQueuedReplot);
     if (slanted || std::abs(plot_->yAxis->range().upper - upper) > 1e-9 * upper || plot_->yAxis->range().lower != 0) {
         plot_->yAxis->setRange(0, upper);

@@ -172,6 +172,15 @@ bool fitAxisLabel(QCPAxis* axis, const QStringList& forms)
     return true;
 }
 
+bool fitItemText(QCPItemText* item, const QStringList& forms, double room)
+{
+    const QString fitting = longestFitting(forms, item->font(), room);
+    if (fitting == item->text())
+        return false;
+    item->setText(fitting);
+    return true;
+}
+
 bool slantCrowdedNames(QCPAxis* keyAxis, const QStringList& names)
 {
     const double slot = keyAxis->coordToPixel(2) - keyAxis->coordToPixel(1);

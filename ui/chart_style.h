@@ -15,6 +15,7 @@
 class QCPAxis;
 class QCPAxisRect;
 class QCPGraph;
+class QCPItemText;
 class QCustomPlot;
 class QFont;
 
@@ -51,6 +52,8 @@ QString longestFitting(const QStringList& forms, const QFont& font, double room)
 // lost its closing bracket. Call after a layout (ChartWidget::fitToLayout); returns whether the
 // title changed. A one-line title's length never changes the layout, so no replot is needed.
 bool fitAxisLabel(QCPAxis* axis, const QStringList& forms);
+// The same for a text item given `room` pixels (a note on the plot); returns whether it changed.
+bool fitItemText(QCPItemText* item, const QStringList& forms, double room);
 // Slants the names under bars at keys 1, 2, ... when the longest would run into its neighbour's.
 // Returns whether the slant changed (a change needs a replot).
 bool slantCrowdedNames(QCPAxis* keyAxis, const QStringList& names);

@@ -190,8 +190,8 @@ void ModelPanel::syncFromSession()
         if (session_->gpu(id)) {
             const GpuSpec g = session_->effectiveGpu(id);
             server = std::min(server.value_or(serverGpus(g)), serverGpus(g));
-            if (g.interconnectMaxGpus > 0 && double(l.gpus()) > g.interconnectMaxGpus && l.gpus() <= serverGpus(g))
-                fewer << tr("%1 joins %2").arg(id).arg(g.interconnectMaxGpus);
+            if (const auto group = exceededLinkGroup(l, g))
+                fewer << tr("%1 joins %2").arg(id).arg(*group);
         }
     if (l.gpus() > server.value_or(kGpusPerServer))
         gpuCount_->setText(gpuCount_->text() +

@@ -121,7 +121,6 @@ void RooflineChart::rebuild()
     // Whose kernels the dots are, in the corner above the bandwidth slopes, which no roof or
     // kernel reaches: in a narrow chart the legend drops the GPU from their entries ("BMM
     // (attention)"), and four roofs with one GPU's dots left a teacher guessing.
-    dotsOwner_ = nullptr;
     if (shown) {
         const QString gpu = shortGpuName(QString::fromStdString(shown->gpu));
         dotsOwner_ = new QCPItemText(plot_);
@@ -141,12 +140,8 @@ void RooflineChart::rebuild()
 void RooflineChart::fitToLayout()
 {
     bool changed = fitAxisLabel(plot_->xAxis, xLabels_);
-    if (dotsOwner_) { // within the left half, where the roofs are still on their slopes
-        const QString fitting =
-            longestFitting(dotsOwnerForms_, dotsOwner_->font(), 0.5 * plot_->xAxis->axisRect()->width());
-        changed = changed || fitting != dotsOwner_->text();
-        dotsOwner_->setText(fitting);
-    }
+    if (dotsOwner_) // within the left half, where the roofs are still on their slopes
+        changed = fitItemText(dotsOwner_, dotsOwnerForms_, 0.5 * plot_->xAxis->axisRect()->width()) || changed;
     if (changed)
         plot_->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -108,13 +108,8 @@ void SensitivityChart::fitToLayout()
     const QCPAxisRect* rect = plot_->xAxis->axisRect();
     const double zero = plot_->xAxis->coordToPixel(0);
     const double room = 2 * std::min(zero - rect->left(), rect->right() - zero) - 8;
-    for (const auto& [item, forms] : notes_) {
-        const QString fitting = longestFitting(forms, item->font(), room);
-        if (item->text() != fitting) {
-            item->setText(fitting);
-            changed = true;
-        }
-    }
+    for (const auto& [item, forms] : notes_)
+        changed = fitItemText(item, forms, room) || changed;
     if (changed)
         plot_->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -37,13 +37,7 @@ double safeUtilization(double alpha, double gamma, double waves, double minimum)
     return std::max({utilizationFrom(alpha, gamma, waves), 1e-12, minimum});
 }
 
-// Softmax and layer norm give each row a block, so a row longer than any measured one (a softmax
-// over a 32768-token context has rows 8x the longest) is a tile the networks never saw. Their
-// extrapolation in tile bytes collapsed: LLaMA-3 8B at 480k tokens on an H200 ran its softmax at
-// 0.06% of the bandwidth, a step of 176 h. A block streams its row at the same rate however long
-// it is, so such a row is priced as pieces of the longest measured row: the same bytes in more,
-// measured-length tiles, which fill their SMs' waves as such tiles would (a few long rows fill
-// one wave, not one per piece). (Element-wise tiles are a fixed 512 elements, always in range.)
+// The classes whose rows splitRowsLongerThanMeasured cuts.
 bool splitsLongRows(const UtilizationModel& model)
 {
     return model.opClass() == OpClass::Softmax || model.opClass() == OpClass::LayerNorm;
@@ -64,6 +58,13 @@ double splitRowWaveFactor(const UtilizationModel& model, double tileBytesFeature
     return std::max(ownWaves, tiles * std::exp(over) / sm) / ownWaves;
 }
 
+// Softmax and layer norm give each row a block, so a row longer than any measured one (a softmax
+// over a 32768-token context has rows 8x the longest) is a tile the networks never saw. Their
+// extrapolation in tile bytes collapsed: LLaMA-3 8B at 480k tokens on an H200 ran its softmax at
+// 0.06% of the bandwidth, a step of 176 h. A block streams its row at the same rate however long
+// it is, so such a row is priced as pieces of the longest measured row: the same bytes in more,
+// measured-length tiles, which fill their SMs' waves as such tiles would (a few long rows fill
+// one wave, not one per piece). (Element-wise tiles are a fixed 512 elements, always in range.)
 void splitRowsLongerThanMeasured(const UtilizationModel& model, std::span<const KernelGeometry> own, double smCount,
                                  Eigen::MatrixXd& features, std::vector<double>& lawWaves)
 {
@@ -491,10 +492,10 @@ std::vector<KernelForecast> Forecaster::predictAsGiven(std::span<const Kernel> k
             std::vector<double> priced(at.size(), 0.0);
             if (!splitsLongRows(model))
                 return priced;
-            const Eigen::MatrixXd features = featureMatrix(model.opClass(), at, gpu);
             for (std::size_t j = 0; j < at.size(); ++j)
-                if (const double factor = splitRowWaveFactor(model, features(kTileBytesFeature, Eigen::Index(j)),
-                                                             at[j].numTiles, gpu.smCount);
+                if (const double factor =
+                        splitRowWaveFactor(model, kernelFeatures(model.opClass(), at[j], gpu)[kTileBytesFeature],
+                                           at[j].numTiles, gpu.smCount);
                     at[j].waves * factor >= at[j].waves + 0.5) // what the table would show as another count
                     priced[j] = at[j].waves * factor;
             return priced;

@@ -4,7 +4,7 @@
 #include "gpuforecast/json_fields.h"
 
 #include <algorithm>
-#include <cstdio>
+#include <cmath>
 #include <regex>
 #include <string>
 #include <cctype>
@@ -135,30 +135,29 @@ long long serverGpus(const GpuSpec& gpu)
     return std::max(kGpusPerServer, static_cast<long long>(gpu.interconnectMaxGpus));
 }
 
+std::optional<long long> exceededLinkGroup(const ParallelLayout& layout, const GpuSpec& gpu)
+{
+    const auto group = static_cast<long long>(gpu.interconnectMaxGpus);
+    if (group > 0 && layout.gpus() > group && layout.gpus() <= serverGpus(gpu))
+        return group;
+    return std::nullopt;
+}
+
 std::optional<std::string> beyondOneServerNote(const ParallelLayout& layout, const GpuSpec& gpu)
 {
-    const long long group = gpu.interconnectMaxGpus > 0 ? static_cast<long long>(gpu.interconnectMaxGpus) : 0;
-    const long long server = serverGpus(gpu);
-    if (group > 0 && layout.gpus() > group && layout.gpus() <= server) {
-        // MI210 at TP 8 was priced on its bridges' 150 GB/s with nothing said: they join four.
-        char text[320];
-        std::snprintf(text, sizeof text,
-                      "%lld GPUs priced all on the sheet's link (%s%s%.0f GB/s), which joins %lld at that speed; "
-                      "traffic between the groups crosses a slower path that is not priced, so communication is "
-                      "likely forecast short",
-                      layout.gpus(), gpu.interconnectKind.c_str(), gpu.interconnectKind.empty() ? "" : ", ",
-                      gpu.interconnectBandwidthGBps, group);
-        return std::string(text);
-    }
-    if (layout.gpus() <= server)
+    const std::string link = gpu.interconnectKind + (gpu.interconnectKind.empty() ? "" : ", ") +
+                             std::to_string(std::lround(gpu.interconnectBandwidthGBps)) + " GB/s";
+    const std::string count = std::to_string(layout.gpus());
+    // MI210 at TP 8 was priced on its bridges' 150 GB/s with nothing said: they join four.
+    if (const auto group = exceededLinkGroup(layout, gpu))
+        return count + " GPUs priced all on the sheet's link (" + link + "), which joins " + std::to_string(*group) +
+               " at that speed; traffic between the groups crosses a slower path that is not priced, so "
+               "communication is likely forecast short";
+    if (layout.gpus() <= serverGpus(gpu))
         return std::nullopt;
-    char text[320];
-    std::snprintf(text, sizeof text,
-                  "%lld GPUs priced as one server, all on the sheet's link (%s%s%.0f GB/s); servers hold %lld GPUs "
-                  "at most, and the slower network between them is not priced, so communication is likely forecast short",
-                  layout.gpus(), gpu.interconnectKind.c_str(), gpu.interconnectKind.empty() ? "" : ", ",
-                  gpu.interconnectBandwidthGBps, server);
-    return std::string(text);
+    return count + " GPUs priced as one server, all on the sheet's link (" + link + "); servers hold " +
+           std::to_string(serverGpus(gpu)) +
+           " GPUs at most, and the slower network between them is not priced, so communication is likely forecast short";
 }
 
 double pipelineBubbleFraction(long long stages, long long microbatches)

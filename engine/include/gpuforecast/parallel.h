@@ -39,6 +39,9 @@ inline constexpr long long kGpusPerServer = 8;
 // The GPUs one of `gpu`'s servers holds: 8, or more where its link joins more (an NVL72-style
 // sheet's interconnect.max_gpus).
 long long serverGpus(const GpuSpec& gpu);
+// The GPUs `gpu`'s link joins at its bandwidth, where `layout` has more of them within one server
+// (interconnect.max_gpus: MI210's 4-GPU hives): the path between those groups is not priced.
+std::optional<long long> exceededLinkGroup(const ParallelLayout& layout, const GpuSpec& gpu);
 std::optional<std::string> beyondOneServerNote(const ParallelLayout& layout, const GpuSpec& gpu);
 
 // Collectives over a ring of n GPUs, each link `bandwidthGBps` per direction, `latencyUs` per step.
