@@ -28,6 +28,7 @@
 #include <QTableView>
 #include <QtTest>
 
+#include <cmath>
 #include <set>
 
 using namespace gpuforecast;
@@ -900,6 +901,59 @@ private slots:
             }
             if (qEnvironmentVariableIsSet("GPUFORECAST_SAVE_CHARTS")) // for looking at it by eye
                 compare.plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + QString("/compare8-%1.png").arg(width), width, 700);
+        }
+    }
+
+    // Eight GPUs a model does not fit, in the chart a 1024 x 640 window leaves (about 640 x 230):
+    // the first slanted name had been dropped whole by QCustomPlot for crossing the widget's left
+    // edge, so every name read one bar to the left, and "17.79 s, does NOT fit" ran off the top.
+    // A wider chart keeps the speed-up, with "beyond measured" over two lines.
+    void compareNamesEveryBarAndKeepsItsLabelsInALaptopWindow()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(!session.setModel("llama3_8b"));
+        GraphOptions o = session.options();
+        o.batch = 16;
+        o.seq = 2048;
+        o.training = true;
+        QVERIFY(!session.setOptions(o));
+        const QStringList eight{"H100-SXM5-80GB", "H100-PCIE-80GB", "A100-SXM4-80GB", "A100-PCIE-80GB",
+                                "MI210",          "MI300X",         "L40S",           "RTX-4090"};
+        session.setSelectedGpus(eight);
+        QVERIFY(!session.forecasts()->front().fits()); // the longest labels
+        CompareChart compare(&session);
+        for (const QSize size : {QSize(600, 230), QSize(620, 230), QSize(640, 230), QSize(660, 230), QSize(990, 300)}) {
+            compare.resize(size);
+            compare.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&compare));
+            QTest::qWait(50); // the layout's queued replots
+            compare.plot()->replot(QCustomPlot::rpImmediateRefresh);
+            QCPAxis* x = compare.plot()->xAxis;
+            if (size.width() < 990) {
+                QVERIFY(x->tickLabelRotation() != 0);
+                const QFontMetrics metrics(x->tickLabelFont());
+                const double angle = std::abs(x->tickLabelRotation()) * M_PI / 180;
+                const double reach = metrics.horizontalAdvance(eight.front()) * std::cos(angle) + metrics.height() * std::sin(angle);
+                QVERIFY2(x->coordToPixel(1) - reach >= 0, qPrintable(QString("%1 px: the first name starts at x %2")
+                                                                         .arg(size.width()).arg(x->coordToPixel(1) - reach)));
+            }
+            const QRect rect = compare.plot()->axisRect()->rect();
+            int labels = 0;
+            for (int i = 0; i < compare.plot()->itemCount(); ++i) {
+                auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i));
+                if (!t || t->text().isEmpty())
+                    continue;
+                ++labels;
+                const QFontMetrics metrics(t->font());
+                const double top = t->rotation() == 0 ? t->top->pixelPosition().y()
+                                                      : t->position->pixelPosition().y() - t->padding().left() -
+                                                            metrics.horizontalAdvance(t->text());
+                QVERIFY2(top >= rect.top() - 1, qPrintable(QString("%1 px: '%2' starts at y %3, the plot at %4")
+                                                               .arg(size.width()).arg(t->text()).arg(top).arg(rect.top())));
+                if (size.width() == 990) // room for the speed-up
+                    QVERIFY2(t->rotation() == 0 && t->text().contains("x\n"), qPrintable(t->text()));
+            }
+            QCOMPARE(labels, int(eight.size()));
         }
     }
 

@@ -1,6 +1,7 @@
 #include "chart_style.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 
 #include <qcustomplot.h>
@@ -188,10 +189,30 @@ bool slantCrowdedNames(QCPAxis* keyAxis, const QStringList& names)
     for (const QString& name : names)
         widest = std::max(widest, QFontMetrics(keyAxis->tickLabelFont()).horizontalAdvance(name));
     const double rotation = widest > 0.95 * slot ? -30 : 0;
-    if (keyAxis->tickLabelRotation() == rotation)
-        return false;
-    keyAxis->setTickLabelRotation(rotation);
-    return true;
+    bool changed = false;
+    if (keyAxis->tickLabelRotation() != rotation) {
+        keyAxis->setTickLabelRotation(rotation);
+        changed = true;
+    }
+    // A slanted name ends at its bar and reaches left of it; QCustomPlot drops a tick label that
+    // would cross the widget's edge, so at 1024 px the first bar lost its name and the next name,
+    // read from its start, seemed to be the first bar's. Keep room on the left for the first one.
+    QCPAxisRect* rect = keyAxis->axisRect();
+    int wanted = 0;
+    if (rotation != 0 && !names.isEmpty()) {
+        const QFontMetrics metrics(keyAxis->tickLabelFont());
+        const double angle = std::abs(rotation) * M_PI / 180;
+        const double reach = metrics.horizontalAdvance(names.front()) * std::cos(angle) + metrics.height() * std::sin(angle);
+        const double firstTick = keyAxis->coordToPixel(1) - rect->left();
+        wanted = int(std::ceil(reach - firstTick)) + 4;
+    }
+    QMargins minimum = rect->minimumMargins();
+    if (std::abs(minimum.left() - std::max(wanted, 0)) > 3) { // a few px either way: no replot loop
+        minimum.setLeft(std::max(wanted, 0));
+        rect->setMinimumMargins(minimum);
+        changed = true;
+    }
+    return changed;
 }
 
 namespace {

@@ -55,7 +55,8 @@ bool fitAxisLabel(QCPAxis* axis, const QStringList& forms);
 // The same for a text item given `room` pixels (a note on the plot); returns whether it changed.
 bool fitItemText(QCPItemText* item, const QStringList& forms, double room);
 // Slants the names under bars at keys 1, 2, ... when the longest would run into its neighbour's.
-// Returns whether the slant changed (a change needs a replot).
+// Keeps room on the left for the first slanted name. Returns whether the slant or that room changed
+// (a change needs a replot).
 bool slantCrowdedNames(QCPAxis* keyAxis, const QStringList& names);
 // Renames each graph whose points equal an earlier one's "<name> (same as <earlier>)": identical
 // forecasts (a GPU and its unedited copy) draw exactly on top of each other, and the legend

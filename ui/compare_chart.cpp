@@ -146,10 +146,11 @@ void CompareChart::rebuild()
         const QString reach = level == Coverage::Within ? QString()
                               : level == Coverage::Beyond ? tr("\nbeyond measured")
                                                           : tr("\nnear the edge");
-        labels_.push_back({label, details.join('\n'),
-                           details.front() + '\n' + details.at(1).section(' ', 0, 0) +
-                               (f.fits() ? QString() : tr("\ndoes NOT fit")) + reach,
-                           details.front() + (f.fits() ? QString() : tr(", does NOT fit")),
+        const QString compact =
+            details.front() + '\n' + details.at(1).section(' ', 0, 0) + (f.fits() ? QString() : tr("\ndoes NOT fit"));
+        labels_.push_back({label, details.join('\n'), compact + reach,
+                           compact + (level == Coverage::Beyond ? tr("\nbeyond\nmeasured") : reach),
+                           details.front() + (f.fits() ? QString() : tr(", does NOT fit")), details.front(),
                            run ? kMeasuredMarkSize / 2 + 2 : 0});
     }
     measuredShown_ = false;
@@ -235,21 +236,28 @@ bool CompareChart::chooseLabels()
         const QStringList lines = text.split('\n');
         return std::all_of(lines.begin(), lines.end(), [&](const QString& line) { return metrics.horizontalAdvance(line) <= 0.95 * slot; });
     };
-    bool full = true, shortFit = true;
+    bool full = true, shortFit = true, narrowFit = true;
     for (const auto& l : labels_) {
         full = full && fitsSlot(l.item, l.full);
         shortFit = shortFit && fitsSlot(l.item, l.compact);
+        narrowFit = narrowFit && fitsSlot(l.item, l.narrow);
     }
-    uprightLabels_ = !full && !shortFit;
+    uprightLabels_ = !full && !shortFit && !narrowFit;
+    // Upright, a label as long as "17.79 s, does NOT fit" ran off the top of a 1024 x 640 window's
+    // chart; the hatched bar still says the model does not fit.
+    const double height = plot_->yAxis->axisRect()->height();
+    timeOnlyLabels_ = uprightLabels_ && height > 0 && std::any_of(labels_.begin(), labels_.end(), [&](const BarLabel& l) {
+                          return l.markGap + QFontMetrics(l.item->font()).horizontalAdvance(l.upright) > 0.7 * height;
+                      });
     for (const auto& l : labels_) {
         if (uprightLabels_) { // reads upward from just above the bar
             const bool room = QFontMetrics(l.item->font()).lineSpacing() <= slot; // else the hover alone
-            l.item->setText(room ? l.upright : QString());
+            l.item->setText(room ? (timeOnlyLabels_ ? l.timeOnly : l.upright) : QString());
             l.item->setRotation(-90);
             l.item->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
             l.item->setPadding(QMargins(l.markGap, 0, 0, 0)); // turned: its left side faces the bar
         } else {
-            l.item->setText(full ? l.full : l.compact);
+            l.item->setText(full ? l.full : shortFit ? l.compact : l.narrow);
             l.item->setRotation(0);
             l.item->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
             l.item->setPadding(QMargins(0, 0, 0, l.markGap));

@@ -58,9 +58,11 @@ private:
     double bottom_ = 0; // the latency axis's lower end, ms (0 on a linear axis)
     QString wantedBaseline_; // kept while that GPU is unchecked, so re-checking it restores the choice
     QCPBars* bars_ = nullptr;
-    struct BarLabel { // its three forms, made once per rebuild; chooseLabels() only measures them
+    struct BarLabel { // its forms, made once per rebuild; chooseLabels() only measures them
         QCPItemText* item;
-        QString full, compact, upright;
+        QString full, compact;
+        QString narrow;            // compact, with "beyond measured" over two lines
+        QString upright, timeOnly; // turned upright; the time alone where even that is too tall
         int markGap = 0; // px kept under the text for a measured run's diamond at or above the bar
     };
     std::vector<BarLabel> labels_;
@@ -68,6 +70,7 @@ private:
     bool compactLabels_ = false; // the labels show time and speed-up only
     bool measuredShown_ = false; // a measured run's mark is drawn (the axis label says what it is)
     bool uprightLabels_ = false; // even those would collide: the time alone, turned upright
+    bool timeOnlyLabels_ = false; // upright, the time alone: the fit warning did not fit the height
     QStringList yLabels_;        // the value axis's title, longest first; fitToLayout picks one
 };
 
