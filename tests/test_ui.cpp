@@ -1458,6 +1458,13 @@ private slots:
         QCOMPARE(formatLatencyIn(7331664, latencyUnitFor(2e4)), QString("7332 s"));
         QCOMPARE(formatLatencyIn(226963e3, latencyUnitFor(226963e3)), QString("63.05 h")); // not "226963 s"
         QCOMPARE(formatLatencyIn(7331664, latencyUnitFor(226963e3)), QString("2.04 h"));
+        QCOMPARE(formatLatencyIn(5.12, latencyUnitFor(2e4)), QString("0.00512 s"));
+        // Past three zeros, its own unit: an H100 beside a 1-GFLOP/s sheet read "0.000108 h".
+        QCOMPARE(formatLatencyIn(388.8, latencyUnitFor(7e8)), QString("388.8 ms"));
+        QCOMPARE(formatLatencyIn(1.5e4, latencyUnitFor(7e8)), QString("0.00417 h")); // two zeros: the axis unit still
+        QCOMPARE(formatRatio(1.3712), QString("1.37x"));
+        QCOMPARE(formatRatio(0.000108), QString("0.000108x")); // was "0.00x"
+        QCOMPARE(formatRatio(9259.3), QString("9259x"));
 
         // BERT-large training at batch 64 on a P4: a minute a step, 0.98 samples a second.
         ForecastSession session(nullptr, store());

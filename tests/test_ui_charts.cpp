@@ -825,7 +825,7 @@ private slots:
                  QString("H100-SXM5-80GB: %1 (does not fit)   ·   P4: %2 (does not fit)").arg(firstLines[0], firstLines[1]));
         session.setSelectedGpus({"H100-SXM5-80GB", "P4", "T4", "V100-PCIE-32GB", "A100-PCIE-40GB", "L4"});
         const QString many = window.statusBar()->currentMessage();
-        QVERIFY2(many.startsWith("6 GPUs, 0 of them fit the model; fastest H100-SXM5-80GB: ") && many.contains("slowest P4: ") &&
+        QVERIFY2(many.startsWith("6 GPU types, the model fits 0; fastest H100-SXM5-80GB: ") && many.contains("slowest P4: ") &&
                      !many.contains("T4") && !many.contains(" ms"),
                  qPrintable(many));
         // "Fastest" is the fastest that can run the step: LLaMA-2 7B (25.7 GiB) does not fit the
@@ -834,7 +834,7 @@ private slots:
         QVERIFY(!session.setOptions(GraphOptions{1, 512, false, false}));
         session.setSelectedGpus({"RTX-4090", "A100-PCIE-40GB", "T4", "P4", "V100-PCIE-32GB"});
         const QString fitting = window.statusBar()->currentMessage();
-        QVERIFY2(fitting.startsWith("5 GPUs, 2 of them fit the model; fastest A100-PCIE-40GB: ") &&
+        QVERIFY2(fitting.startsWith("5 GPU types, the model fits 2; fastest A100-PCIE-40GB: ") &&
                      fitting.contains("slowest P4: ") && fitting.endsWith("(does not fit) (Compare shows each)"),
                  qPrintable(fitting));
         compare.plot()->replot();
@@ -955,6 +955,50 @@ private slots:
             }
             QCOMPARE(labels, int(eight.size()));
         }
+    }
+
+    // A bar named "H100-SXM5-80GB" showed a user's edited numbers, and one scaled by the what-if
+    // sliders looked like the sheet: charts and the status bar mark both, and the hover says what.
+    void chartsMarkEditedSheetsAndWhatIfs()
+    {
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"H100-SXM5-80GB", "A100-PCIE-40GB", "T4"});
+        GpuSpec edited = *session.gpu("H100-SXM5-80GB");
+        edited.memoryBandwidthGBps = 6860;
+        QVERIFY(!session.updateGpu(edited).has_value());
+        session.setWhatIf("A100-PCIE-40GB", {4, 1, 1, 1});
+        CompareChart compare(&session);
+        RooflineChart roofline(&session);
+        for (ChartWidget* chart : std::initializer_list<ChartWidget*>{&compare, &roofline}) {
+            chart->resize(1400, 600);
+            chart->show();
+            QVERIFY(QTest::qWaitForWindowExposed(chart));
+            chart->plot()->replot();
+        }
+        QCOMPARE(compare.plot()->xAxis->tickVectorLabels(),
+                 (QVector<QString>{"H100-SXM5-80GB (edited)", "A100-PCIE-40GB (what-if)", "T4"}));
+        QStringList legend;
+        for (int i = 0; i < roofline.plot()->legend->itemCount(); ++i)
+            if (auto* item = qobject_cast<QCPPlottableLegendItem*>(roofline.plot()->legend->item(i)))
+                legend << item->plottable()->name();
+        QVERIFY2(legend.contains("H100-SXM5-80GB (edited) roof") && legend.contains("A100-PCIE-40GB (what-if) roof") &&
+                     legend.contains("T4 roof") && legend.contains("Softmax (H100-SXM5-80GB (edited))"),
+                 qPrintable(legend.join(" | ")));
+        const double ms = session.forecasts()->at(1).totalSeconds() * 1e3;
+        const QString tip = compare.toolTipAt({compare.plot()->xAxis->coordToPixel(2), compare.plot()->yAxis->coordToPixel(ms / 2)});
+        QVERIFY2(tip.contains("What-if: memory bandwidth x4.00") && !tip.contains("FP32 peak x"), qPrintable(tip));
+        const QString first = compare.toolTipAt({compare.plot()->xAxis->coordToPixel(1),
+                                                 compare.plot()->yAxis->coordToPixel(session.forecasts()->front().totalSeconds() * 500)});
+        QVERIFY2(first.contains("Your edited sheet, not the bundled one"), qPrintable(first));
+        MainWindow window(&session);
+        const QString status = window.statusBar()->currentMessage();
+        QVERIFY2(status.startsWith("H100-SXM5-80GB (edited): ") && status.contains("A100-PCIE-40GB (what-if): ") && status.contains("T4: "),
+                 qPrintable(status));
+        // Back to the bundled sheet, sliders at 1: no mark.
+        session.removeGpu("H100-SXM5-80GB");
+        session.setWhatIf("A100-PCIE-40GB", {});
+        compare.plot()->replot();
+        QCOMPARE(compare.plot()->xAxis->tickVectorLabels(), (QVector<QString>{"H100-SXM5-80GB", "A100-PCIE-40GB", "T4"}));
     }
 
     // Every bundled GPU at once (a procurement sweep): even the short labels would run into each

@@ -96,7 +96,7 @@ void BreakdownChart::rebuild()
     }
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (int g = 0; g < gpuNames_.size(); ++g)
-        ticker->addTick(g + 1, shortGpuName(gpuNames_[g]));
+        ticker->addTick(g + 1, gpuLabel(gpuNames_[g]));
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.4, gpuNames_.size() + 0.6); // set by hand: rescaleAxes halves outer bars
     double top = 0;
@@ -202,7 +202,7 @@ void BreakdownChart::fitToLayout()
         top_ > 0 ? top_ * (1 + std::max(0.08, labelHeadroom(plot_->yAxis->axisRect(), plot_->font(), lines))) : 1.0;
     QStringList shown;
     for (const QString& name : gpuNames_)
-        shown << shortGpuName(name);
+        shown << gpuLabel(name);
     const bool slanted = slantCrowdedNames(plot_->xAxis, shown); // at this width: six names ran together
     const bool yChanged = fitAxisLabel(plot_->yAxis, yLabels_);
     if (fitAxisLabel(plot_->xAxis, xLabels_) || yChanged)

@@ -1,5 +1,7 @@
 #include "chart_widget.h"
 
+#include "chart_style.h"
+
 #include <algorithm>
 
 #include <qcustomplot.h>
@@ -197,6 +199,8 @@ void ChartWidget::fitLegendToHeight()
     if (changed)
         plot_->replot(QCustomPlot::rpQueuedReplot);
 }
+
+QString ChartWidget::gpuLabel(const QString& id) const { return shortGpuName(id) + session_->gpuNameMark(id); }
 
 void ChartWidget::setShortLegendName(QCPAbstractPlottable* plottable, const QString& shortName)
 {

@@ -54,6 +54,9 @@ protected:
     // A shorter name for a legend entry, shown while the full names would make the legend beside
     // the plot wider than a third of the chart (a laptop window). Set on each rebuild's plottables.
     static void setShortLegendName(QCPAbstractPlottable* plottable, const QString& shortName);
+    // A GPU's name as charts show it: shortened, with the session's mark for an edited sheet or a
+    // what-if (a bar labelled "H100-SXM5-80GB" had shown a user's edited numbers).
+    QString gpuLabel(const QString& id) const;
 
 private:
     void fitLegendToHeight(); // for a legend beside the plot, after each layout

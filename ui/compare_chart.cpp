@@ -94,7 +94,7 @@ void CompareChart::rebuild()
     for (std::size_t g = 0; g < forecasts->size(); ++g) {
         keys << double(g + 1);
         values << (*forecasts)[g].totalSeconds() * 1e3;
-        ticker->addTick(double(g + 1), shortGpuName(QString::fromStdString((*forecasts)[g].gpu)));
+        ticker->addTick(double(g + 1), gpuLabel(QString::fromStdString((*forecasts)[g].gpu)));
     }
     bars_ = new QCPBars(plot_->xAxis, plot_->yAxis);
     bars_->setWidth(0.6);
@@ -205,7 +205,7 @@ QStringList CompareChart::barDetails(std::size_t g, const LatencyUnit& unit) con
     // rate as generation speed, which token-by-token decoding does not reach.
     const QString tokens = opt.training ? tr("tokens/s") : tr("prompt tokens/s");
     QStringList lines{formatLatencyIn(ms, unit),
-                      tr("%1x vs %2").arg(baseMs / ms, 0, 'f', 2).arg(QString::fromStdString((*forecasts)[std::size_t(baseIndex)].gpu)),
+                      tr("%1 vs %2").arg(formatRatio(baseMs / ms)).arg(QString::fromStdString((*forecasts)[std::size_t(baseIndex)].gpu)),
                       tr("%1, %2").arg(formatRate(tokensPerSecond, tokens),
                                        formatRate(double(opt.batch) / (ms / 1e3), tr("samples/s")))};
     // Per watt and per dollar only where the spec sheet gives power and price, and of every GPU
@@ -266,7 +266,7 @@ bool CompareChart::chooseLabels()
     compactLabels_ = !full;
     QStringList names;
     for (const auto& f : *session_->forecasts())
-        names << shortGpuName(QString::fromStdString(f.gpu));
+        names << gpuLabel(QString::fromStdString(f.gpu));
     return slantCrowdedNames(plot_->xAxis, names);
 }
 
@@ -314,6 +314,17 @@ QString CompareChart::toolTipAt(const QPointF& pixel) const
     const LatencyUnit unit = latencyUnitFor(top_);
     QString text = tr("%1\n%2: %3 per step")
                        .arg(QString::fromStdString(f.gpu), session_->modelName(), formatLatencyIn(f.totalSeconds() * 1e3, unit, 2));
+    const QString id = QString::fromStdString(f.gpu);
+    if (session_->isEditedBundledGpu(id))
+        text += tr("\nYour edited sheet, not the bundled one");
+    if (const auto w = session_->whatIf(id); !w.isIdentity()) {
+        QStringList scaled;
+        for (const auto& [factor, name] : {std::pair{w.bandwidth, tr("memory bandwidth")}, std::pair{w.fp32, tr("FP32 peak")},
+                                           std::pair{w.sms, tr("SMs")}, std::pair{w.l2, tr("L2")}})
+            if (factor != 1)
+                scaled << tr("%1 x%2").arg(name).arg(factor, 0, 'f', 2);
+        text += tr("\nWhat-if: %1").arg(scaled.join(", "));
+    }
     if (session_->options().training)
         text += tr("\nforward %1, backward %2")
                     .arg(formatLatencyIn(f.forwardSeconds * 1e3, unit, 2),

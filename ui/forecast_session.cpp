@@ -377,6 +377,21 @@ void ForecastSession::removeGpu(const QString& id)
 
 bool ForecastSession::isUserGpu(const QString& id) const { return userGpuIds_.contains(id); }
 
+bool ForecastSession::isEditedBundledGpu(const QString& id) const
+{
+    return isUserGpu(id) &&
+           std::any_of(bundled_.begin(), bundled_.end(), [&](const GpuSpec& g) { return QString::fromStdString(g.id) == id; });
+}
+
+QString ForecastSession::gpuNameMark(const QString& id) const
+{
+    const bool edited = isEditedBundledGpu(id);
+    const bool scaled = !whatIf(id).isIdentity();
+    if (edited && scaled)
+        return tr(" (edited, what-if)");
+    return edited ? tr(" (edited)") : scaled ? tr(" (what-if)") : QString();
+}
+
 std::optional<QString> ForecastSession::setModel(const QString& idOrPath)
 {
     const QString dir = QString::fromStdString(resourceDirectory());

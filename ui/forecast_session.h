@@ -53,6 +53,11 @@ public:
     QString uniqueGpuId(const QString& base) const;
     QString userFolder() const { return store_.folder(); }
     bool isUserGpu(const QString& id) const;
+    bool isEditedBundledGpu(const QString& id) const; // the user's sheet under a bundled id
+    // What charts add to a GPU's name so changed numbers are not read as the bundled sheet's:
+    // " (edited)" for the user's sheet under a bundled id, " (what-if)" while sliders scale it,
+    // both, or nothing.
+    QString gpuNameMark(const QString& id) const;
 
     const ModelConfig& model() const { return *model_; }
     QString modelName() const { return modelName_; }

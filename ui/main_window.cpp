@@ -96,16 +96,19 @@ QString settingsName() { return QCoreApplication::applicationName(); }
 
 // The status bar's line: every ticked GPU's step in one unit, or with more than four the fastest
 // and the slowest (twenty GPUs were cut off mid-id, and the Compare chart lists them all).
-QString stepTimesSummary(const std::vector<ModelForecast>& forecasts)
+QString stepTimesSummary(const ForecastSession& session)
 {
+    const auto held = session.forecasts();
+    const auto& forecasts = *held;
     if (forecasts.empty())
         return {};
     const auto byTime = [](const ModelForecast& a, const ModelForecast& b) { return a.totalSeconds() < b.totalSeconds(); };
     const auto slowest = std::max_element(forecasts.begin(), forecasts.end(), byTime);
     const LatencyUnit unit = latencyUnitFor(slowest->totalSeconds() * 1e3);
     const auto entry = [&](const ModelForecast& m) {
-        return QString("%1: %2%3")
-            .arg(QString::fromStdString(m.gpu), formatLatencyIn(m.totalSeconds() * 1e3, unit),
+        const QString id = QString::fromStdString(m.gpu);
+        return QString("%1%2: %3%4")
+            .arg(id, session.gpuNameMark(id), formatLatencyIn(m.totalSeconds() * 1e3, unit),
                  m.fits() ? QString() : QCoreApplication::translate("MainWindow", " (does not fit)"));
     };
     if (forecasts.size() <= 4) {
@@ -121,9 +124,10 @@ QString stepTimesSummary(const std::vector<ModelForecast>& forecasts)
     for (auto it = forecasts.begin(); it != forecasts.end(); ++it)
         if ((it->fits() || fitting == 0) && (fastest == forecasts.end() || byTime(*it, *fastest)))
             fastest = it;
+    // GPU types, not GPUs: beside a layout of 16 GPUs, "8 GPUs" read as a count of cards.
     const QString count = fitting == qsizetype(forecasts.size())
-                              ? QCoreApplication::translate("MainWindow", "%1 GPUs").arg(forecasts.size())
-                              : QCoreApplication::translate("MainWindow", "%1 GPUs, %2 of them fit the model")
+                              ? QCoreApplication::translate("MainWindow", "%1 GPU types").arg(forecasts.size())
+                              : QCoreApplication::translate("MainWindow", "%1 GPU types, the model fits %2")
                                     .arg(forecasts.size())
                                     .arg(fitting);
     return QCoreApplication::translate("MainWindow", "%1; fastest %2   ·   slowest %3 (Compare shows each)")
@@ -736,7 +740,7 @@ bool MainWindow::reportExportFailure(const QString& path, const QString& why)
 
 void MainWindow::updateStatus()
 {
-    statusBar()->showMessage(stepTimesSummary(*session_->forecasts()));
+    statusBar()->showMessage(stepTimesSummary(*session_));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

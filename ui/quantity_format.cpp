@@ -97,8 +97,19 @@ QString formatLatencyIn(double ms, const LatencyUnit& unit, int msDecimals)
     if (unit.ms == 1)
         return millisecondsText(ms, msDecimals);
     const double v = ms / unit.ms;
+    if (v < 1e-3 && ms > 0 && latencyUnitFor(ms).ms < unit.ms)
+        return formatLatencyIn(ms, latencyUnitFor(ms), msDecimals);
     // As formatMs writes seconds, but never rounded to zero, nor to a hundredth of an hour.
     return QString("%1 %2").arg(v < 1 ? threeFigures(v) : QString::number(v, 'f', v < 1000 ? 2 : 0), unit.name);
+}
+
+QString formatRatio(double ratio)
+{
+    if (!std::isfinite(ratio) || ratio <= 0)
+        return QString("%1x").arg(ratio);
+    if (ratio < 0.01)
+        return threeFigures(ratio) + 'x';
+    return QString("%1x").arg(ratio, 0, 'f', ratio < 100 ? 2 : 0);
 }
 
 } // namespace gpuforecast::ui

@@ -28,7 +28,12 @@ LatencyUnit latencyUnitFor(double largestMs);
 // A latency in a given unit, for values read side by side (bar labels over one axis, a list of
 // GPUs): "4563.7 ms" next to "34.10 s" made readers compare digits across units. Milliseconds as
 // formatMs gives them; seconds as formatMs gives them ("4.56 s"), but to three figures below one
-// ("0.00512 s") and whole from 1000 ("3600 s", which formatMs would write as 1.0 h).
+// ("0.00512 s") and whole from 1000 ("3600 s", which formatMs would write as 1.0 h). Below a
+// thousandth of the unit, the value's own unit: beside a 1-GFLOP/s sheet's hours, an H100's
+// 388.8 ms had read "0.000108 h".
 QString formatLatencyIn(double ms, const LatencyUnit& unit, int msDecimals = 1);
+// A speed-up, "1.37x": two decimals, three figures below 0.01 (one GPU ten thousand times slower
+// than another read "0.00x") and whole from 100.
+QString formatRatio(double ratio);
 
 } // namespace gpuforecast::ui

@@ -68,7 +68,7 @@ void RooflineChart::rebuild()
         const QString id = QString::fromStdString((*forecasts)[i].gpu);
         const GpuSpec g = session_->effectiveGpu(id); // the roof the kernels were forecast under
         auto* roof = plot_->addGraph();
-        roof->setName(shortGpuName(id) + tr(" roof"));
+        roof->setName(gpuLabel(id) + tr(" roof"));
         roof->setPen(gpuPen(i, 1.5));
         QVector<double> x, y;
         for (double ai = kLowestIntensity; ai <= kHighestIntensity; ai *= 1.1) {
@@ -99,7 +99,7 @@ void RooflineChart::rebuild()
             if (ofClass.empty())
                 continue;
             auto* dots = plot_->addGraph();
-            dots->setName(classLabel(c) + " (" + QString::fromStdString(shown->gpu) + ")");
+            dots->setName(classLabel(c) + " (" + gpuLabel(QString::fromStdString(shown->gpu)) + ")");
             setShortLegendName(dots, classLabel(c));
             dots->setLineStyle(QCPGraph::lsNone);
             dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, classColor(c), 7));
@@ -122,7 +122,7 @@ void RooflineChart::rebuild()
     // kernel reaches: in a narrow chart the legend drops the GPU from their entries ("BMM
     // (attention)"), and four roofs with one GPU's dots left a teacher guessing.
     if (shown) {
-        const QString gpu = shortGpuName(QString::fromStdString(shown->gpu));
+        const QString gpu = gpuLabel(QString::fromStdString(shown->gpu));
         dotsOwner_ = new QCPItemText(plot_);
         dotsOwner_->setObjectName("dotsOwner");
         dotsOwner_->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -157,8 +157,8 @@ void RooflineChart::drawGemmIssueCeiling(const QString& gpu, std::size_t colourI
         return;
     const double ceiling = share * g.gemmPeakGflops();
     auto* line = plot_->addGraph();
-    line->setName(tr("%1 GEMM issue ceiling (%2% of the roof)").arg(shortGpuName(gpu)).arg(100 * share, 0, 'f', 0));
-    setShortLegendName(line, tr("%1 GEMM ceiling").arg(shortGpuName(gpu)));
+    line->setName(tr("%1 GEMM issue ceiling (%2% of the roof)").arg(gpuLabel(gpu)).arg(100 * share, 0, 'f', 0));
+    setShortLegendName(line, tr("%1 GEMM ceiling").arg(gpuLabel(gpu)));
     QPen pen = gpuPen(colourIndex, 1.5);
     pen.setStyle(Qt::DashLine);
     line->setPen(pen);

@@ -95,7 +95,7 @@ void SensitivityChart::rebuild()
     plot_->yAxis->setRange(0.4, n + 0.6);
     plot_->xAxis->setRange(-extent * 1.15, extent * 1.15);
     xLabels_ = QStringList{tr("Change of step time on %1 when one spec field moves by 20% (%)").arg(gpuId_),
-                           tr("Step time change on %1, field \u00b120% (%)").arg(shortGpuName(gpuId_)),
+                           tr("Step time change on %1, field \u00b120% (%)").arg(gpuLabel(gpuId_)),
                            tr("Step time change (%)"), tr("%")};
     plot_->xAxis->setLabel(xLabels_.front());
     plot_->replot(QCustomPlot::rpQueuedReplot);

@@ -379,7 +379,7 @@ void WavesChart::drawStaircase()
     std::vector<QCPGraph*> steps;
     for (std::size_t i = 0; i < sweeps_.size(); ++i) {
         auto* g = plot_->addGraph(plot_->xAxis, plot_->yAxis);
-        g->setName(shortGpuName(sweeps_[i].gpu));
+        g->setName(gpuLabel(sweeps_[i].gpu));
         g->setPen(gpuPen(i, 2));
         g->setLineStyle(QCPGraph::lsStepLeft);
         g->setData(toQ(sweeps_[i].dimension), toQ(sweeps_[i].ms), true);
