@@ -5,6 +5,7 @@
 #include "chart_style.h"
 #include "compare_chart.h"
 #include "forecast_session.h"
+#include "gpu_list_model.h"
 #include "main_window.h"
 #include "operator_table_model.h"
 #include "quantity_format.h"
@@ -21,6 +22,7 @@
 #include <qcustomplot.h>
 
 #include <QLabel>
+#include <QListView>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QStandardPaths>
@@ -314,6 +316,32 @@ private slots:
         QCOMPARE(picked.size(), 2);
         if (qEnvironmentVariableIsSet("GPUFORECAST_SAVE_CHARTS")) // for looking at it by eye
             breakdown->plot()->savePng(qEnvironmentVariable("GPUFORECAST_SAVE_CHARTS") + "/breakdown.png", 1200, 700);
+
+        // Another GPU's table, then new forecasts: the table keeps the pick that Waves shows (it
+        // had dropped it while Waves went on showing the operator). A model without it lets go.
+        const QString before = window.operatorModel()->shownGpu();
+        QListView* gpus = nullptr;
+        for (auto* view : window.findChildren<QListView*>())
+            if (view->model() && view->model()->rowCount() >= 20)
+                gpus = view;
+        QVERIFY(gpus);
+        for (int row = 0; row < gpus->model()->rowCount() && window.operatorModel()->shownGpu() == before; ++row)
+            if (session.selectedGpus().contains(gpus->model()->index(row, 0).data(GpuListModel::IdRole).toString()))
+                gpus->setCurrentIndex(gpus->model()->index(row, 0));
+        QVERIFY(window.operatorModel()->shownGpu() != before);
+        const QModelIndex current = table->selectionModel()->currentIndex();
+        QVERIFY(current.isValid());
+        QCOMPARE(table->model()->index(current.row(), OperatorTableModel::Name).data().toString(), picked.back());
+        QCOMPARE(waves->shownOperator(), picked.back());
+        GraphOptions o = session.options();
+        o.batch *= 2;
+        QVERIFY(!session.setOptions(o));
+        QVERIFY(table->selectionModel()->currentIndex().isValid());
+        QCOMPARE(waves->shownOperator(), picked.back());
+        QVERIFY(!session.setModel("llama2_7b")); // another graph: the table and the charts agree
+        const QModelIndex after = table->selectionModel()->currentIndex();
+        QCOMPARE(waves->selectedOperator(),
+                 after.isValid() ? table->model()->index(after.row(), OperatorTableModel::Name).data().toString() : QString());
     }
 
     void breakdownOutlinesEachClassOfALayerInItsOwnSegment()

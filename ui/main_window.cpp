@@ -203,9 +203,30 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
         // kernels under one name, and Waves showed the forward one for a picked backward row.
         const QString name = sorted->index(row.row(), OperatorTableModel::Name).data().toString();
         const int opIndex = row.isValid() ? sorted->mapToSource(row).row() : -1;
+        pickedOperator_ = name;
+        pickedOperatorIndex_ = opIndex;
         for (int i = 0; i < charts_->count(); ++i)
             if (auto* chart = qobject_cast<ChartWidget*>(charts_->widget(i)))
                 chart->setSelectedOperator(name, opIndex);
+    });
+    // A rebuilt table (another GPU's, new forecasts) had dropped the pick while Waves still showed
+    // it: the same operator is picked again where the new table has it, else the charts let go too.
+    connect(sorted, &QAbstractItemModel::modelReset, this, [this, ops, sorted] {
+        if (pickedOperatorIndex_ < 0)
+            return;
+        const QModelIndex source = operatorModel_->index(pickedOperatorIndex_, OperatorTableModel::Name);
+        const QModelIndex row = source.isValid() && source.data().toString() == pickedOperator_ ? sorted->mapFromSource(source)
+                                                                                                 : QModelIndex();
+        if (row.isValid()) {
+            ops->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            ops->scrollTo(row);
+            return;
+        }
+        pickedOperator_.clear();
+        pickedOperatorIndex_ = -1;
+        for (int i = 0; i < charts_->count(); ++i)
+            if (auto* chart = qobject_cast<ChartWidget*>(charts_->widget(i)))
+                chart->setSelectedOperator({}, -1);
     });
 
     // Filter by any column's text: "softmax", "bw", "memory", "attn" ...

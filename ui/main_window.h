@@ -96,6 +96,10 @@ private:
     SpecTableModel* specModel_;
     OperatorTableModel* operatorModel_;
     QSortFilterProxyModel* operatorView_ = nullptr; // the table as shown: filtered and sorted
+    // The operator picked in the table (its name and row in the forecast's ops), picked again when
+    // the table is rebuilt for another GPU or new forecasts; -1 for none.
+    QString pickedOperator_;
+    int pickedOperatorIndex_ = -1;
     ModelPanel* modelPanel_;
     QListView* gpuList_;
     QTableView* specView_;
