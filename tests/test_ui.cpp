@@ -1207,6 +1207,11 @@ private slots:
             duplicate->click();
             QVERIFY(session.gpu(copyId));
             QCOMPARE(session.gpu(copyId)->efficiencyBasisId, std::string("A100-PCIE-40GB"));
+            // Its source names the copy, not NVIDIA's datasheet alone, so an exported sheet is honest.
+            const QString source = QString::fromStdString(session.gpu(copyId)->source);
+            QVERIFY2(source.startsWith("Copied from A100-PCIE-40GB in GPU Forecast") &&
+                         source.endsWith(QString::fromStdString(session.gpu("A100-PCIE-40GB")->source)),
+                     qPrintable(source));
             QCOMPARE(window.specModel()->gpuId(), copyId);
             QVERIFY(basis->isEnabled());
             QCOMPARE(basis->currentData().toString(), QString("A100-PCIE-40GB"));

@@ -375,6 +375,15 @@ void MainWindow::addUserGpu(const QString& baseId, GpuStart how, std::optional<G
     spec.id = session_->uniqueGpuId(baseId).toStdString();
     if (how != GpuStart::Imported)
         spec.name = spec.id;
+    // A copy exported with the bundled sheet's source still credited NVIDIA's datasheet for numbers
+    // the user may have changed; it names what it was copied from instead.
+    const QString from = specModel_->gpuId();
+    if (how == GpuStart::Copy)
+        spec.source = tr("Copied from %1 in GPU Forecast; fields may have been edited since. %1's source: %2")
+                          .arg(from, QString::fromStdString(current->source))
+                          .toStdString();
+    else if (how == GpuStart::New)
+        spec.source = tr("A new GPU, started in GPU Forecast from %1's sheet as a form").arg(from).toStdString();
     // A copy is "this GPU, with other numbers": it reads the learned efficiency of its source. A
     // new GPU only borrows the sheet as a form to fill in, so the networks read its own numbers.
     if (how == GpuStart::Copy)
