@@ -27,6 +27,7 @@
 
 #include <QAbstractItemModelTester>
 
+#include <memory>
 #include <set>
 #include <QImage>
 #include <QProcess>
@@ -37,6 +38,7 @@
 #include <QUndoStack>
 #include <QLabel>
 #include <QLineEdit>
+#include <QStyledItemDelegate>
 #include <QComboBox>
 #include <QPushButton>
 #include <QCheckBox>
@@ -440,6 +442,28 @@ private slots:
         QCOMPARE(rejected.size(), 1);
         QVERIFY2(cell.data(Qt::ToolTipRole).toString().contains(key), qPrintable(cell.data(Qt::ToolTipRole).toString()));
         QCOMPARE(undo.count(), 0);
+    }
+
+    // A cell is edited as its text: the default editor for a double had been a spin box with two
+    // decimals ("72.00" SMs) that clamped what it did not accept instead of saying why.
+    void specCellsAreEditedAsText()
+    {
+        ForecastSession session(nullptr, store());
+        QUndoStack undo;
+        SpecTableModel spec(&session, &undo);
+        spec.setGpu("T4");
+        QTableView view;
+        view.setModel(&spec);
+        for (const char* key : {"sm_count", "memory_bandwidth_gbps"}) {
+            const QModelIndex cell = spec.index(fieldRow(key), SpecTableModel::ValueColumn);
+            QStyleOptionViewItem option;
+            std::unique_ptr<QWidget> editor(view.itemDelegateForIndex(cell)->createEditor(view.viewport(), option, cell));
+            view.itemDelegateForIndex(cell)->setEditorData(editor.get(), cell);
+            auto* line = qobject_cast<QLineEdit*>(editor.get());
+            QVERIFY2(line, editor->metaObject()->className());
+            QCOMPARE(line->text(), QString::number(*specFieldValue(*session.gpu("T4"), key), 'g', 12));
+        }
+        QCOMPARE(spec.index(fieldRow("sm_count"), SpecTableModel::ValueColumn).data(Qt::EditRole).toString(), QString("40"));
     }
 
     void sensitivityPointsTheRightWay()

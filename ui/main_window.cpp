@@ -50,6 +50,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
+#include <QToolTip>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -289,8 +290,14 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     });
     connect(session_, &ForecastSession::errorOccurred, this,
             [this](const QString& msg) { statusBar()->showMessage(msg, 10000); });
-    connect(specModel_, &SpecTableModel::editRejected, this,
-            [this](const QString& msg) { statusBar()->showMessage(tr("Refused: %1").arg(msg), 10000); });
+    connect(specModel_, &SpecTableModel::editRejected, this, [this](const QString& msg) {
+        statusBar()->showMessage(tr("Refused: %1").arg(msg), 10000);
+        // At the cell too, where the eye is: the value had quietly gone back to the old one. The
+        // cell keeps the reason as its tooltip until a valid edit.
+        const QRect cell = specView_->visualRect(specView_->currentIndex());
+        if (cell.isValid())
+            QToolTip::showText(specView_->viewport()->mapToGlobal(cell.bottomLeft()), tr("Refused: %1").arg(msg), specView_);
+    });
     // Sheets in the user's folder that could not be read, or whose basis is gone, change what is
     // forecast: say so where it stays visible, with every file in the tooltip.
     if (const QStringList problems = session_->loadProblems(); !problems.isEmpty()) {

@@ -106,9 +106,11 @@ QVariant SpecTableModel::data(const QModelIndex& index, int role) const
         switch (index.column()) {
         case FieldColumn: return QString::fromUtf8(f.label);
         case ValueColumn:
+            // Edited as text, so setData() can refuse a value with its reason: as a double the
+            // default editor was a spin box with two decimals ("200.00" SMs) that clamped silently.
             if (!value || (f.optional && *value == 0))
-                return role == Qt::EditRole ? QVariant(0.0) : QVariant(QString("—"));
-            return role == Qt::EditRole ? QVariant(*value) : QVariant(QString::number(*value, 'g', 8));
+                return role == Qt::EditRole ? QString("0") : QString("—");
+            return role == Qt::EditRole ? QString::number(*value, 'g', 12) : QString::number(*value, 'g', 8);
         case UnitColumn: return QString::fromUtf8(f.unit);
         }
     }
