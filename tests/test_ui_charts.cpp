@@ -10,6 +10,7 @@
 #include "operator_table_model.h"
 #include "quantity_format.h"
 #include "roofline_chart.h"
+#include "spec_table_model.h"
 #include "sensitivity_chart.h"
 #include "ui_test_support.h"
 #include "waves_chart.h"
@@ -582,6 +583,20 @@ private slots:
         QVERIFY(content->height() >= content->minimumSizeHint().height());
         QVERIFY(content->width() >= content->minimumSizeHint().width());
         QVERIFY(content->height() > column->viewport()->height()); // it does scroll here
+        // Scrolled, everything in it can be read: the what-if note whole (it was squeezed to two
+        // of its eight lines) and five rows of the sheet (two were left).
+        QTest::qWait(20); // the queued minimum-height fits
+        QCoreApplication::processEvents();
+        auto* whatIf = window.whatIfPanel();
+        QVERIFY2(whatIf->height() >= whatIf->heightForWidth(whatIf->width()),
+                 qPrintable(QString("%1 of %2 px").arg(whatIf->height()).arg(whatIf->heightForWidth(whatIf->width()))));
+        QTableView* sheet = nullptr;
+        for (auto* view : window.findChildren<QTableView*>())
+            if (view->model() == static_cast<QAbstractItemModel*>(window.specModel()))
+                sheet = view;
+        QVERIFY(sheet);
+        QVERIFY2(sheet->viewport()->height() >= 5 * sheet->verticalHeader()->defaultSectionSize(),
+                 qPrintable(QString("%1 px").arg(sheet->viewport()->height())));
         // The operator table's time and share are in view without scrolling sideways: they were its
         // last columns, past the right edge at this size.
         const auto* table = window.findChild<QTableView*>();

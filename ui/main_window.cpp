@@ -66,13 +66,16 @@ namespace {
 // (three lines) came out cut off at the top and bottom. Whenever the pane's layout changes, its
 // minimum becomes the height its contents need at its width: the splitter honours it, the
 // scrolling column grows where the window is short, and a shorter note gives the height back.
+// The same for a panel inside a pane's layout (splitter null): the what-if note, eight lines at
+// the column's width, was squeezed to two in a 1366 x 768 window, and scrolling did not help.
 void keepPaneTallEnough(QSplitter* splitter, QWidget* pane)
 {
     auto fit = [splitter, pane] {
         const int need = pane->hasHeightForWidth() ? pane->heightForWidth(pane->width()) : pane->sizeHint().height();
         if (need > 0 && pane->minimumHeight() != need) {
             pane->setMinimumHeight(need);
-            splitter->updateGeometry();
+            if (splitter)
+                splitter->updateGeometry();
         }
     };
     struct Watcher : QObject {
@@ -370,6 +373,12 @@ QWidget* MainWindow::buildGpuPanel()
     layout->addWidget(efficiencyBasis_);
     whatIf_ = new WhatIfPanel(session_, box);
     layout->addWidget(whatIf_);
+    keepPaneTallEnough(nullptr, whatIf_);
+    // The column scrolls where the window is short, so the list and the sheet keep a few rows each
+    // rather than two (at 1366 x 768 the sheet showed two of its twenty fields).
+    const int row = specView_->verticalHeader()->defaultSectionSize();
+    gpuList_->setMinimumHeight(5 * gpuList_->fontMetrics().height() + 8);
+    specView_->setMinimumHeight(specView_->horizontalHeader()->sizeHint().height() + 5 * row + 4);
     return box;
 }
 
