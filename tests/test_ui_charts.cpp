@@ -1044,6 +1044,42 @@ private slots:
         QCOMPARE(compare.plot()->xAxis->tickVectorLabels(), (QVector<QString>{"H100-SXM5-80GB", "A100-PCIE-40GB", "T4"}));
     }
 
+    // A sheet with no efficiency basis is read as a new GPU from its per-SM rates; an A100 with
+    // twice the SMs, FP32 and bandwidth came out slower than the A100, and its bar, the only one
+    // without a coverage word, looked the most certain. Its label and hover say how it is read.
+    void compareSaysASheetIsReadAsANewGpu()
+    {
+        ForecastSession session(nullptr, store());
+        GpuSpec doubled = *session.gpu("A100-PCIE-40GB");
+        doubled.id = doubled.name = "A100x2";
+        doubled.smCount *= 2;
+        doubled.fp32Gflops *= 2;
+        doubled.fp32MatrixGflops *= 2;
+        doubled.memoryBandwidthGBps *= 2;
+        doubled.efficiencyBasisId.clear();
+        QVERIFY(!session.addGpu(doubled).has_value());
+        session.setSelectedGpus({"A100x2", "A100-PCIE-40GB"});
+        CompareChart compare(&session);
+        for (const int width : {300, 2400}) { // short labels, full labels
+            compare.resize(width, 500);
+            compare.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&compare));
+            QTest::qWait(50);
+            compare.plot()->replot();
+            QStringList texts;
+            for (int i = 0; i < compare.plot()->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i)))
+                    texts << t->text();
+            QCOMPARE(texts.size(), 2);
+            QVERIFY2(texts[0].endsWith(width == 300 ? "read as new" : "read as a new GPU (hover)"), qPrintable(texts[0]));
+            QVERIFY2(!texts[1].contains("new GPU") && !texts[1].contains("read as new"), qPrintable(texts[1]));
+        }
+        const double ms = session.forecasts()->front().totalSeconds() * 1e3;
+        const QString tip = compare.toolTipAt({compare.plot()->xAxis->coordToPixel(1), compare.plot()->yAxis->coordToPixel(ms / 2)});
+        QVERIFY2(tip.contains("A100x2 is read as a new GPU") && tip.contains("efficiency_basis") && !tip.contains("(hover)"),
+                 qPrintable(tip));
+    }
+
     // Every bundled GPU at once (a procurement sweep): even the short labels would run into each
     // other, so each bar carries its time alone, upright, inside its own slot; the hover has the rest.
     void compareLabelsOfEveryGpuStayInTheirSlots()

@@ -143,9 +143,10 @@ void CompareChart::rebuild()
         const ModelForecast& f = (*forecasts)[std::size_t(g)];
         const QStringList details = barDetails(std::size_t(g), unit);
         const Coverage level = coverage(f).level;
-        const QString reach = level == Coverage::Within ? QString()
-                              : level == Coverage::Beyond ? tr("\nbeyond measured")
-                                                          : tr("\nnear the edge");
+        const QString reach = level == Coverage::Beyond ? tr("\nbeyond measured")
+                              : level == Coverage::NearEdge ? tr("\nnear the edge")
+                              : readAsNewGpuNote(f)     ? tr("\nread as new")
+                                                        : QString();
         const QString compact =
             details.front() + '\n' + details.at(1).section(' ', 0, 0) + (f.fits() ? QString() : tr("\ndoes NOT fit"));
         labels_.push_back({label, details.join('\n'), compact + reach,
@@ -220,6 +221,10 @@ QStringList CompareChart::barDetails(std::size_t g, const LatencyUnit& unit) con
     lines << (f.fits() ? tr("fits in memory") : tr("does NOT fit (%1 GiB)").arg(f.memory.totalBytes() / GpuSpec::kBytesPerGiB, 0, 'f', 1));
     if (const Coverage level = coverage(f).level; level != Coverage::Within) // the what-if panel's words
         lines << (level == Coverage::Beyond ? tr("beyond the measured GPUs (hover)") : tr("near the edge of the measured GPUs (hover)"));
+    // A sheet with no efficiency basis, read from its per-SM rates: an A100 with twice the SMs,
+    // FP32 and bandwidth came out slower than the A100 with nothing on its bar to say why.
+    else if (readAsNewGpuNote(f))
+        lines << tr("read as a new GPU (hover)");
     return lines;
 }
 
@@ -338,8 +343,8 @@ QString CompareChart::toolTipAt(const QPointF& pixel) const
     if (compactLabels_) { // the label above the bar is cut short: the rest is here
         QStringList details = barDetails(std::size_t(g), unit);
         details.removeFirst(); // the time, given above
-        if (c.level != Coverage::Within)
-            details.removeLast(); // "(hover)": this is the hover
+        if (details.back().endsWith(tr("(hover)")))
+            details.removeLast(); // this is the hover
         text += '\n' + details.join('\n');
     }
     const QString reach = c.level == Coverage::Beyond
@@ -347,6 +352,10 @@ QString CompareChart::toolTipAt(const QPointF& pixel) const
                               : tr("\nNear the edge of the measured GPUs, so a little less certain: %1");
     for (const QString& note : extrapolationNotes(f, c))
         text += reach.arg(note);
+    if (const auto asNew = readAsNewGpuNote(f)) {
+        QString note = QString::fromStdString(*asNew);
+        text += '\n' + note.replace(0, 1, note[0].toUpper());
+    }
     // A measured GPU beside a sheet of its chip (A100-PCIE-40GB and -SXM4-40GB) came out
     // different with nothing to say why.
     if (session_->gpu(QString::fromStdString(f.gpu)))
@@ -363,6 +372,12 @@ SpecCoverage CompareChart::coverage(const ModelForecast& f) const
     const QString id = QString::fromStdString(f.gpu);
     // A what-if variant is forecast with its sheet's learned efficiency, so the sheet's range counts.
     return session_->gpu(id) ? session_->forecaster().coverage(session_->effectiveGpu(id)) : SpecCoverage{};
+}
+
+std::optional<std::string> CompareChart::readAsNewGpuNote(const ModelForecast& f) const
+{
+    const GpuSpec* g = session_->gpu(QString::fromStdString(f.gpu));
+    return g ? gpuforecast::readAsNewGpuNote(*g, session_->forecaster().tiles().gpus()) : std::nullopt;
 }
 
 QStringList CompareChart::extrapolationNotes(const ModelForecast& f, const SpecCoverage& c) const

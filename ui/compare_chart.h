@@ -6,6 +6,8 @@
 #include "chart_widget.h"
 #include "quantity_format.h"
 
+#include <optional>
+#include <string>
 #include <vector>
 
 class QCPBars;
@@ -49,6 +51,8 @@ private:
     SpecCoverage coverage(const ModelForecast& f) const;
     // The notes for people of `c`, f's coverage: the ratios outside the measured range, the donor,
     // its caution.
+    // The note for a sheet read as a new GPU (no efficiency basis, within the measured range), if this is one.
+    std::optional<std::string> readAsNewGpuNote(const ModelForecast& f) const;
     QStringList extrapolationNotes(const ModelForecast& f, const SpecCoverage& c) const;
     // The latency axis's value at `fraction` of the way from its bottom to the top of the tallest
     // bar's label space (linear or log, as the axis is).
