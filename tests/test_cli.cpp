@@ -348,6 +348,28 @@ private slots:
         QVERIFY(weights.open(QIODevice::ReadOnly));
         const QJsonObject provenance = QJsonDocument::fromJson(weights.readAll()).object()["provenance"].toObject();
         QCOMPARE(provenance["trained_on"].toArray(), QJsonArray{"A100-PCIE-40GB"});
+        // The command reproduces the weights (it had left out --epochs), each network's most
+        // epochs is what --epochs said, and a folder of one's own is not called NeuSight's.
+        QCOMPARE(provenance["command"].toString(), QString("gpuforecast-cli train --data <dir> --out <dir> --seed 1 --ensemble 1 --epochs 2"));
+        QCOMPARE(provenance["epochs"].toInt(), 2);
+        QVERIFY(provenance["epochs_run"].toInt() >= 1 && provenance["epochs_run"].toInt() <= 2);
+        QCOMPARE(provenance["dataset"].toString(), QString("data"));
+        // Trained again into a folder that holds element-wise weights, with no element-wise rows:
+        // the network left there is named.
+        QVERIFY(QDir(dir.path()).mkpath("again/data") && QDir(dir.path()).mkpath("again/weights"));
+        QVERIFY(QFile::copy(out + "/elementwise.json", dir.filePath("again/weights/elementwise.json")));
+        QFile other(dir.filePath("again/data/mine.csv"));
+        QVERIFY(other.open(QIODevice::WriteOnly));
+        other.write("op,gpu,b,m,n,k,h,latency_ms\n");
+        for (int i = 0; i < 40; ++i)
+            other.write(QString("softmax,A100-PCIE-40GB,%1,,,,1024,%2\n").arg(256 << (i % 12)).arg(0.03 + 8.0 * (256 << (i % 12)) * 1024 / 1.2e9).toUtf8());
+        other.close();
+        const Run again = cli({"train", "--data", dir.filePath("again/data"), "--out", dir.filePath("again/weights"), "--epochs", "2",
+                               "--ensemble", "1"});
+        QVERIFY2(again.code == 0, qPrintable(again.err));
+        QVERIFY2(again.out.contains(QRegularExpression("elementwise +skipped: no measurements of this class in .*; the elementwise.json "
+                                                       "already in .* is from an earlier training and is kept")),
+                 qPrintable(again.out));
         // The result forecasts: element-wise learned, GEMMs on the roofline.
         const Run p = cli({"predict", "--model", "gpt2_large", "--gpu", "T4", "--batch", "1", "--seq", "128",
                            "--weights", out, "--json"});

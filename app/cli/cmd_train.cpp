@@ -74,15 +74,25 @@ int runTrain(const std::vector<std::string>& args)
     std::fprintf(stderr, "%s\n", holdout.empty() ? "" : ("(held out: " + holdout + ")").c_str());
 
     nlohmann::json provenance;
-    provenance["dataset"] = fs::path(dataDir).filename().string() + " (NeuSight public measurements, MIT licence)";
+    // Only NeuSight's folders are called NeuSight's measurements: any --data folder had been.
+    const std::string dataPath = fs::weakly_canonical(fs::path(dataDir)).string();
+    provenance["dataset"] = fs::path(dataDir).filename().string() +
+                            (dataPath.find("neusight") != std::string::npos ? " (NeuSight public measurements, MIT licence)" : "");
     provenance["trained_on"] = std::vector<std::string>(trainedOn.begin(), trainedOn.end());
     provenance["held_out"] = holdout;
     provenance["seed"] = opt.seed;
     provenance["ensemble"] = opt.ensembleSize;
     provenance["training_tiles"] = tileMode;
-    provenance["command"] = "gpuforecast-cli train --data <dir> --out <dir>" +
-                            (holdout.empty() ? std::string() : " --holdout " + holdout) + " --seed " +
-                            std::to_string(opt.seed) + " --ensemble " + std::to_string(opt.ensembleSize);
+    // Every option that shapes the weights, so the command reproduces them: --epochs had been left
+    // out, and the default (150) trains other weights than the shipped 80.
+    const TrainOptions defaults;
+    provenance["command"] =
+        "gpuforecast-cli train --data <dir> --out <dir>" + (holdout.empty() ? std::string() : " --holdout " + holdout) +
+        " --seed " + std::to_string(opt.seed) + " --ensemble " + std::to_string(opt.ensembleSize) + " --epochs " +
+        std::to_string(opt.maxEpochs) +
+        (opt.hiddenWidth != defaults.hiddenWidth ? " --hidden " + std::to_string(opt.hiddenWidth) : std::string()) +
+        (opt.hiddenLayers != defaults.hiddenLayers ? " --layers " + std::to_string(opt.hiddenLayers) : std::string()) +
+        (tileMode != "measured" ? " --tiles " + tileMode : std::string());
 
     std::mutex printMutex;
     opt.progress = [&](const EpochReport& r) {
@@ -127,15 +137,21 @@ int runTrain(const std::vector<std::string>& args)
     fs::create_directories(outDir);
     for (std::size_t c = 0; c < results.size(); ++c) {
         if (!results[c]) {
-            std::printf("%-11s skipped: no measurements of this class in %s\n",
-                        std::string(opClassName(samples[c].opClass)).c_str(), dataDir.c_str());
+            const std::string cls(opClassName(samples[c].opClass));
+            // A network left in --out from an earlier training would be read beside the new ones.
+            const bool stale = fs::exists(fs::path(outDir) / (cls + ".json"));
+            std::printf("%-11s skipped: no measurements of this class in %s%s\n", cls.c_str(), dataDir.c_str(),
+                        stale ? ("; the " + cls + ".json already in " + outDir +
+                                 " is from an earlier training and is kept: forecasts will read it")
+                                    .c_str()
+                              : "");
             continue;
         }
         const auto& r = results[c];
         const std::string cls(opClassName(r->model.opClass()));
         r->model.save((fs::path(outDir) / (cls + ".json")).string());
-        std::printf("%-11s validation MAPE %6.2f%%  (%d epochs, %.0f s)\n", cls.c_str(), r->validationMape,
-                    r->epochs, r->seconds);
+        std::printf("%-11s validation MAPE %6.2f%%  (%d epochs over %d networks, at most %d each; %.0f s)\n", cls.c_str(),
+                    r->validationMape, r->epochs, opt.ensembleSize, opt.maxEpochs, r->seconds);
     }
     writeGzipFileAtomically((fs::path(outDir) / "gemm_tiles.csv.gz").string(), tiles.serialize());
     std::printf("wrote %s in %.0f s\n", outDir.c_str(),

@@ -357,7 +357,8 @@ TrainResult trainUtilizationModel(const ClassSamples& s, const TrainOptions& o, 
     prov["validation_mape_percent"] = r.validationMape;
     prov["training_rows"] = n - Eigen::Index(nVal);
     prov["validation_rows"] = nVal;
-    prov["epochs"] = r.epochs;
+    prov["epochs"] = o.maxEpochs;   // each network's most (--epochs)
+    prov["epochs_run"] = r.epochs; // over every network of the ensemble, early stopping included
     prov["hidden_layers"] = o.hiddenLayers;
     prov["hidden_width"] = o.hiddenWidth;
     prov["floor_seconds"] = forecastFloorSeconds;

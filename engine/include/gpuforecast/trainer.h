@@ -38,7 +38,7 @@ struct TrainOptions {
 struct TrainResult {
     UtilizationModel model;
     double validationMape = 0; // percent, on the held-back split of the training GPUs
-    int epochs = 0;
+    int epochs = 0; // run, over every network of the ensemble
     double seconds = 0;
 };
 
