@@ -38,6 +38,26 @@ private slots:
         }
     }
 
+    // A copy of a sheet under its old id had silently become that GPU: the folder is refused,
+    // naming the second file, the field and the first file.
+    void twoSheetsUnderOneIdAreRefused()
+    {
+        QTemporaryDir dir;
+        json copy = validSpec();
+        writeFileAtomically(dir.filePath("V100-PCIE-32GB.json").toStdString(), validSpec().dump());
+        copy["sm_count"] = 160;
+        writeFileAtomically(dir.filePath("V100copy.json").toStdString(), copy.dump());
+        try {
+            loadGpuDirectory(dir.path().toStdString());
+            QFAIL("accepted");
+        } catch (const ForecastError& e) {
+            const QString what = e.what();
+            QVERIFY2(what.contains(": id: 'V100-PCIE-32GB' is also the id of ") && what.contains("V100copy.json") &&
+                         what.contains("V100-PCIE-32GB.json"),
+                     e.what());
+        }
+    }
+
     void neusightNumbersAreExact()
     {
         const json ref = json::parse(readFile(kRes + "/datasets/neusight/gpu_specs_neusight.json"));

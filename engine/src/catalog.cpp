@@ -51,6 +51,12 @@ std::vector<GpuSpec> loadGpuDirectory(const std::string& dir)
     }
     if (ec)
         throwInputError(dir, "", "cannot list the folder (" + ec.message() + ")");
+    // Two sheets under one id: whichever the folder listed last had silently become that GPU (a
+    // copy of A10.json with 144 SMs forecast as "A10"), and `gpus` listed the id twice.
+    for (std::size_t i = 0; i < out.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (out[i].id == out[j].id)
+                throwInputError(paths[i], "id", "'" + out[i].id + "' is also the id of " + paths[j] + "; each sheet needs its own");
     const std::vector<GpuSpec> sheets = out; // a basis names a sheet as its file gives it
     for (std::size_t i = 0; i < out.size(); ++i) {
         if (out[i].efficiencyBasisId == out[i].id)
