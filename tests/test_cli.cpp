@@ -1272,6 +1272,10 @@ private slots:
         QVERIFY(h["layout_note"].toString().contains("which joins 4"));
         const Run hive = cli(mi + QStringList{"4"});
         QVERIFY2(!hive.out.contains("joins"), qPrintable(hive.out));
+        // Past a server, the hives are still named (at 16 the note had dropped them).
+        const Run pastAServer = cli({"predict", "--model", "llama2_7b", "--gpu", "MI210", "--seq", "1024", "--batch", "16",
+                                     "--mode", "training", "--dp", "16"});
+        QVERIFY2(pastAServer.out.contains("servers hold 8 GPUs at most (the link joins 4 at that speed)"), qPrintable(pastAServer.out));
         // A link that joins 16 makes a server of 16: that many GPUs are one server, 32 are not.
         QTemporaryDir dir;
         QFile sheet(QString(GPUFORECAST_RESOURCES) + "/gpus/MI210.json");

@@ -164,9 +164,13 @@ std::optional<std::string> beyondOneServerNote(const ParallelLayout& layout, con
                "communication is likely forecast short";
     if (layout.gpus() <= serverGpus(gpu))
         return std::nullopt;
+    // Past a server the link group still counts: MI210 at DP 16 had lost its "joins 4".
+    const auto group = static_cast<long long>(gpu.interconnectMaxGpus);
+    const std::string joins =
+        group > 0 && group < serverGpus(gpu) ? " (the link joins " + std::to_string(group) + " at that speed)" : "";
     return count + " GPUs priced as one server, all on the sheet's link (" + link + "); servers hold " +
-           std::to_string(serverGpus(gpu)) +
-           " GPUs at most, and the slower network between them is not priced, so communication is likely forecast short";
+           std::to_string(serverGpus(gpu)) + " GPUs at most" + joins +
+           ", and the slower paths between them are not priced, so communication is likely forecast short";
 }
 
 double pipelineBubbleFraction(long long stages, long long microbatches)
