@@ -434,6 +434,9 @@ private slots:
         QTest::newRow("kv heads not dividing") << "{" + llama + R"(, "num_key_value_heads": 3})"
                                                << "num_key_value_heads: 3 key/value heads do not divide";
         QTest::newRow("odd head size") << "{" + llama + R"(, "head_dim": 15})" << "head_dim: rotary";
+        // Without head_dim, the field the file gives is blamed.
+        QTest::newRow("odd derived head size") << "{" + QString(llama).replace(R"("hidden_size": 64)", R"("hidden_size": 60)") + "}"
+                                               << "hidden_size: rotary embeddings need an even head size, got 15 (60 / 4 heads)";
         const QString mixtral = QString(llama).replace("llama", "mixtral") + R"(, "num_key_value_heads": 4)";
         QTest::newRow("mixtral without experts") << "{" + mixtral + "}"
                                                  << "num_local_experts: missing";

@@ -336,8 +336,14 @@ ModelConfig modelConfigFromJson(const json& j, const std::string& source)
                                                   std::to_string(c.hidden));
         c.headDim = c.hidden / c.heads;
     }
-    if (c.rmsNorm && c.headDim % 2 != 0) // rotary embeddings rotate pairs of dimensions
-        throwInputError(source, "head_dim", "rotary embeddings need an even head size, got " + std::to_string(c.headDim));
+    if (c.rmsNorm && c.headDim % 2 != 0) { // rotary embeddings rotate pairs of dimensions
+        // Blame the field the file gives: a config without head_dim had been told "head_dim: ..."
+        // when its hidden_size / num_attention_heads made the odd size.
+        const bool derived = c.headDim * c.heads == c.hidden && !j.contains("head_dim");
+        throwInputError(source, derived ? "hidden_size" : "head_dim",
+                        "rotary embeddings need an even head size, got " + std::to_string(c.headDim) +
+                            (derived ? " (" + std::to_string(c.hidden) + " / " + std::to_string(c.heads) + " heads)" : ""));
+    }
     if (c.rmsNorm && (c.rotatedDims() < 2 || c.rotatedDims() % 2 != 0))
         throwInputError(source, "partial_rotary_factor",
                         "rotates " + std::to_string(c.rotatedDims()) + " of the " + std::to_string(c.headDim) +
