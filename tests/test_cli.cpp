@@ -440,6 +440,18 @@ private slots:
                                                << "small_kernels.csv: --in: is a file; expected a folder";
     }
 
+    // bmm's networks were trained on the measured GPUs' own tiles: without the tile table every
+    // bmm had been priced as 128x128, exit 0, nothing said.
+    void bmmWeightsWithoutTheirTilesAreRefused()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(QString(GPUFORECAST_RESOURCES) + "/weights/bmm.json", dir.filePath("bmm.json")));
+        const Run r = cli({"predict", "--model", "gpt2_large", "--gpu", "T4", "--seq", "128", "--weights", dir.path()});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("gemm_tiles.csv.gz: tiles: missing, but bmm.json beside it was trained on measured tiles"),
+                 qPrintable(r.err));
+    }
+
     // A measured run's GPU is its folder and its sizes are its file name: errors in either name
     // that folder or file, not an option the user never gave.
     void evaluateModelsNamesTheRunItCannotRead()

@@ -190,6 +190,14 @@ Forecaster Forecaster::loadFromDirectory(const std::string& weightsDir)
     auto tiles = std::make_shared<TileDatabase>();
     if (fs::exists(tilePath, ec))
         *tiles = TileDatabase::load(tilePath.string());
+    // bmm's networks learned the measured GPUs' own tiles: a table cut to its header had been read
+    // as "no tiles known" and every bmm priced as 128x128, with nothing said.
+    const auto bmm = std::find(kLearnedClasses.begin(), kLearnedClasses.end(), OpClass::Bmm) - kLearnedClasses.begin();
+    if (models[std::size_t(bmm)] && tiles->empty())
+        throwInputError(tilePath.string(), "tiles",
+                        fs::exists(tilePath, ec) ? "no tile rows, but bmm.json beside it was trained on measured tiles "
+                                                   "(a file cut short?)"
+                                                 : "missing, but bmm.json beside it was trained on measured tiles");
     return Forecaster(std::move(models), std::move(tiles));
 }
 
