@@ -461,7 +461,7 @@ private slots:
             view.itemDelegateForIndex(cell)->setEditorData(editor.get(), cell);
             auto* line = qobject_cast<QLineEdit*>(editor.get());
             QVERIFY2(line, editor->metaObject()->className());
-            QCOMPARE(line->text(), QString::number(*specFieldValue(*session.gpu("T4"), key), 'g', 12));
+            QCOMPARE(line->text().toDouble(), *specFieldValue(*session.gpu("T4"), key)); // exactly: Enter changes nothing
         }
         QCOMPARE(spec.index(fieldRow("sm_count"), SpecTableModel::ValueColumn).data(Qt::EditRole).toString(), QString("40"));
     }
@@ -1237,6 +1237,22 @@ private slots:
                          source.endsWith(QString::fromStdString(session.gpu("A100-PCIE-40GB")->source)),
                      qPrintable(source));
             QCOMPARE(window.specModel()->gpuId(), copyId);
+            {
+                // A copy of the copy names the copy, and the original's source once.
+                ForecastSession other(nullptr, store());
+                MainWindow second(&other);
+                second.specModel()->setGpu(copyId);
+                for (auto* b : second.findChildren<QPushButton*>())
+                    if (b->text() == "Duplicate")
+                        b->click();
+                QVERIFY(other.gpu(copyId + " copy"));
+                const QString twice = QString::fromStdString(other.gpu(copyId + " copy")->source);
+                QVERIFY2(twice.startsWith("Copied from " + copyId + " in GPU Forecast") &&
+                             twice.count(QString::fromStdString(other.gpu("A100-PCIE-40GB")->source)) == 1 &&
+                             twice.count("Copied from") == 1,
+                         qPrintable(twice));
+                other.removeGpu(copyId + " copy");
+            }
             QVERIFY(basis->isEnabled());
             QCOMPARE(basis->currentData().toString(), QString("A100-PCIE-40GB"));
             auto* spec = window.specModel();

@@ -32,6 +32,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <numbers>
 #include <set>
 
 using namespace gpuforecast;
@@ -975,7 +976,7 @@ private slots:
             if (size.width() < 990) {
                 QVERIFY(x->tickLabelRotation() != 0);
                 const QFontMetrics metrics(x->tickLabelFont());
-                const double angle = std::abs(x->tickLabelRotation()) * M_PI / 180;
+                const double angle = std::abs(x->tickLabelRotation()) * std::numbers::pi / 180;
                 const double reach = metrics.horizontalAdvance(eight.front()) * std::cos(angle) + metrics.height() * std::sin(angle);
                 QVERIFY2(x->coordToPixel(1) - reach >= 0, qPrintable(QString("%1 px: the first name starts at x %2")
                                                                          .arg(size.width()).arg(x->coordToPixel(1) - reach)));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <iterator>
 
 #include <qcustomplot.h>
@@ -199,12 +200,14 @@ bool slantCrowdedNames(QCPAxis* keyAxis, const QStringList& names)
     // read from its start, seemed to be the first bar's. Keep room on the left for the first one.
     QCPAxisRect* rect = keyAxis->axisRect();
     int wanted = 0;
-    if (rotation != 0 && !names.isEmpty()) {
+    if (rotation != 0) {
         const QFontMetrics metrics(keyAxis->tickLabelFont());
-        const double angle = std::abs(rotation) * M_PI / 180;
-        const double reach = metrics.horizontalAdvance(names.front()) * std::cos(angle) + metrics.height() * std::sin(angle);
-        const double firstTick = keyAxis->coordToPixel(1) - rect->left();
-        wanted = int(std::ceil(reach - firstTick)) + 4;
+        const double angle = std::abs(rotation) * std::numbers::pi / 180;
+        for (qsizetype i = 0; i < names.size(); ++i) { // a long second name can reach further left than the first
+            const double reach = metrics.horizontalAdvance(names[i]) * std::cos(angle) + metrics.height() * std::sin(angle);
+            const double tick = keyAxis->coordToPixel(double(i + 1)) - rect->left();
+            wanted = std::max(wanted, int(std::ceil(reach - tick)) + 4);
+        }
     }
     QMargins minimum = rect->minimumMargins();
     if (std::abs(minimum.left() - std::max(wanted, 0)) > 3) { // a few px either way: no replot loop

@@ -376,6 +376,8 @@ SpecCoverage CompareChart::coverage(const ModelForecast& f) const
 
 std::optional<std::string> CompareChart::readAsNewGpuNote(const ModelForecast& f) const
 {
+    // The sheet, not its what-if variant: a variant is read with its sheet's reading (the sheet is
+    // its efficiency basis), so whether that reading is a new GPU's is the sheet's question.
     const GpuSpec* g = session_->gpu(QString::fromStdString(f.gpu));
     return g ? gpuforecast::readAsNewGpuNote(*g, session_->forecaster().tiles().gpus()) : std::nullopt;
 }

@@ -394,10 +394,16 @@ void MainWindow::addUserGpu(const QString& baseId, GpuStart how, std::optional<G
     // A copy exported with the bundled sheet's source still credited NVIDIA's datasheet for numbers
     // the user may have changed; it names what it was copied from instead.
     const QString from = specModel_->gpuId();
-    if (how == GpuStart::Copy)
-        spec.source = tr("Copied from %1 in GPU Forecast; fields may have been edited since. %1's source: %2")
-                          .arg(from, QString::fromStdString(current->source))
+    if (how == GpuStart::Copy) {
+        // A copy of a copy names the sheet it was copied from, and the original's source once.
+        const QString marker = tr("'s source: ");
+        QString original = QString::fromStdString(current->source);
+        if (original.startsWith(tr("Copied from ")) && original.contains(marker))
+            original = original.mid(original.indexOf(marker) + marker.size());
+        spec.source = tr("Copied from %1 in GPU Forecast; fields may have been edited since. %1%2%3")
+                          .arg(from, marker, original)
                           .toStdString();
+    }
     else if (how == GpuStart::New)
         spec.source = tr("A new GPU, started in GPU Forecast from %1's sheet as a form").arg(from).toStdString();
     // A copy is "this GPU, with other numbers": it reads the learned efficiency of its source. A

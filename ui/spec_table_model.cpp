@@ -3,6 +3,7 @@
 #include "gpuforecast/error.h"
 
 #include <QBrush>
+#include <QLocale>
 #include <QColor>
 #include <QFont>
 #include <QUndoCommand>
@@ -110,7 +111,10 @@ QVariant SpecTableModel::data(const QModelIndex& index, int role) const
             // default editor was a spin box with two decimals ("200.00" SMs) that clamped silently.
             if (!value || (f.optional && *value == 0))
                 return role == Qt::EditRole ? QString("0") : QString("—");
-            return role == Qt::EditRole ? QString::number(*value, 'g', 12) : QString::number(*value, 'g', 8);
+            // The shortest text that reads back as the same number: a rounded one, committed by
+            // Enter on an untouched cell, would have made the sheet "edited".
+            return role == Qt::EditRole ? QString::number(*value, 'g', QLocale::FloatingPointShortest)
+                                        : QString::number(*value, 'g', 8);
         case UnitColumn: return QString::fromUtf8(f.unit);
         }
     }

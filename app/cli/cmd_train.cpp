@@ -75,14 +75,19 @@ int runTrain(const std::vector<std::string>& args)
 
     nlohmann::json provenance;
     // Only NeuSight's folders are called NeuSight's measurements: any --data folder had been.
-    const std::string dataPath = fs::weakly_canonical(fs::path(dataDir)).string();
-    provenance["dataset"] = fs::path(dataDir).filename().string() +
-                            (dataPath.find("neusight") != std::string::npos ? " (NeuSight public measurements, MIT licence)" : "");
+    const fs::path neusight = fs::weakly_canonical(fs::path(resourceDirectory()) / "datasets" / "neusight");
+    const fs::path data = fs::weakly_canonical(fs::path(dataDir));
+    const bool bundled = std::mismatch(neusight.begin(), neusight.end(), data.begin(), data.end()).first == neusight.end();
+    provenance["dataset"] = fs::path(dataDir).filename().string() + (bundled ? " (NeuSight public measurements, MIT licence)" : "");
     provenance["trained_on"] = std::vector<std::string>(trainedOn.begin(), trainedOn.end());
     provenance["held_out"] = holdout;
     provenance["seed"] = opt.seed;
     provenance["ensemble"] = opt.ensembleSize;
     provenance["training_tiles"] = tileMode;
+    // How many measured tiles gemm_tiles.csv.gz holds beside these networks: a table found empty
+    // where bmm.json says it had rows was cut short (the forecaster refuses it). Data without
+    // kernel names, or --tiles reference, legitimately leave it empty.
+    provenance["tile_rows"] = tiles.size();
     // Every option that shapes the weights, so the command reproduces them: --epochs had been left
     // out, and the default (150) trains other weights than the shipped 80.
     const TrainOptions defaults;

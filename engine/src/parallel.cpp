@@ -28,9 +28,8 @@ ModelConfig tensorShard(ModelConfig c, long long tp)
 // One GPU's memory in a pipeline: its stage holds 1/p of the layers' weights, gradients, optimizer
 // state and (for all m micro-batches) KV cache, and in training keeps the activations of the
 // micro-batches in flight: all m of them under GPipe (every forward runs before any backward), at
-// most p under 1F1B. The embedding and
-// head sit on the first and last stage and are spread evenly here, which slightly favours those
-// two stages.
+// most p under 1F1B. The embedding and head sit on the first and last stage and are spread evenly
+// here, which slightly favours those two stages.
 // `m` is one micro-batch's memory on one GPU of the layout, over every layer of the model.
 MemoryEstimate stageMemory(MemoryEstimate m, const ParallelLayout& layout, bool training)
 {
