@@ -49,10 +49,10 @@ private:
     // Where the GPU lies against the measured GPUs (engine specCoverage): within, near the edge or
     // beyond, in the what-if panel's words. Within for a GPU the session no longer has.
     SpecCoverage coverage(const ModelForecast& f) const;
-    // The notes for people of `c`, f's coverage: the ratios outside the measured range, the donor,
-    // its caution.
     // The note for a sheet read as a new GPU (no efficiency basis, within the measured range), if this is one.
     std::optional<std::string> readAsNewGpuNote(const ModelForecast& f) const;
+    // The notes for people of `c`, f's coverage: the ratios outside the measured range, the donor,
+    // its caution.
     QStringList extrapolationNotes(const ModelForecast& f, const SpecCoverage& c) const;
     // The latency axis's value at `fraction` of the way from its bottom to the top of the tallest
     // bar's label space (linear or log, as the axis is).

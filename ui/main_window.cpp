@@ -207,11 +207,7 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
         // kernels under one name, and Waves showed the forward one for a picked backward row.
         const QString name = sorted->index(row.row(), OperatorTableModel::Name).data().toString();
         const int opIndex = row.isValid() ? sorted->mapToSource(row).row() : -1;
-        pickedOperator_ = name;
-        pickedOperatorIndex_ = opIndex;
-        for (int i = 0; i < charts_->count(); ++i)
-            if (auto* chart = qobject_cast<ChartWidget*>(charts_->widget(i)))
-                chart->setSelectedOperator(name, opIndex);
+        pickOperatorInCharts(name, opIndex);
     });
     // A rebuilt table (another GPU's, new forecasts) had dropped the pick while Waves still showed
     // it: the same operator is picked again where the new table has it, else the charts let go too.
@@ -226,11 +222,7 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
             ops->scrollTo(row);
             return;
         }
-        pickedOperator_.clear();
-        pickedOperatorIndex_ = -1;
-        for (int i = 0; i < charts_->count(); ++i)
-            if (auto* chart = qobject_cast<ChartWidget*>(charts_->widget(i)))
-                chart->setSelectedOperator({}, -1);
+        pickOperatorInCharts({}, -1);
     });
 
     // Filter by any column's text: "softmax", "bw", "memory", "attn" ...
@@ -717,6 +709,15 @@ void MainWindow::buildMenus()
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
+}
+
+void MainWindow::pickOperatorInCharts(const QString& name, int opIndex)
+{
+    pickedOperator_ = name;
+    pickedOperatorIndex_ = opIndex;
+    for (int i = 0; i < charts_->count(); ++i)
+        if (auto* chart = qobject_cast<ChartWidget*>(charts_->widget(i)))
+            chart->setSelectedOperator(name, opIndex);
 }
 
 void MainWindow::showGpu(const QString& id)

@@ -73,6 +73,8 @@ private:
     QWidget* buildGpuPanel();
     void buildMenus();
     void showGpu(const QString& id);
+    // Every chart hears of the pick (an empty name: none), and it is remembered for re-picking.
+    void pickOperatorInCharts(const QString& name, int opIndex);
     // How a user GPU starts: a copy reads its source's learned efficiency, a new GPU its own
     // numbers, an imported sheet whatever the file says (`path` names it in errors).
     enum class GpuStart { Copy, New, Imported };

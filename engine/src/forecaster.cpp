@@ -193,13 +193,13 @@ Forecaster Forecaster::loadFromDirectory(const std::string& weightsDir)
     // bmm's networks learned the measured GPUs' own tiles: a table cut to its header had been read
     // as "no tiles known" and every bmm priced as 128x128, with nothing said. train records how many
     // rows the table had (none is right for data without kernel names, or --tiles reference).
-    const auto bmm = std::find(kLearnedClasses.begin(), kLearnedClasses.end(), OpClass::Bmm) - kLearnedClasses.begin();
-    if (const auto& model = models[std::size_t(bmm)]; model && tiles->empty()) {
+    if (const auto& model = models[std::size_t(classIndex(OpClass::Bmm))]; model && tiles->empty()) {
         const auto rows = model->provenance().value("tile_rows", nlohmann::json(0));
         if (rows.is_number_unsigned() && rows.get<std::size_t>() > 0)
             throwInputError(tilePath.string(), "tiles",
-                            (fs::exists(tilePath, ec) ? "no tile rows, " : "missing, ") + std::string("but bmm.json beside it was trained beside ") +
-                                std::to_string(rows.get<std::size_t>()) + " tile rows (a file cut short?)");
+                            std::string(fs::exists(tilePath, ec) ? "no tile rows" : "missing") +
+                                ", but bmm.json beside it was trained beside " + std::to_string(rows.get<std::size_t>()) +
+                                " tile rows (a file cut short?)");
     }
     return Forecaster(std::move(models), std::move(tiles));
 }
