@@ -26,6 +26,8 @@
 #include <QListView>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSplitter>
+#include <QTabWidget>
 #include <QStandardPaths>
 #include <QHeaderView>
 #include <QTableView>
@@ -627,6 +629,13 @@ private slots:
         for (const auto* label : column->widget()->findChildren<QLabel*>())
             if (!label->wordWrap() && label->isVisible())
                 QVERIFY2(label->width() >= label->fontMetrics().horizontalAdvance(label->text()), qPrintable(label->text()));
+        // Above the operator table the charts get three parts in five: they had 220 px, the table 330.
+        const auto* tabs = window.findChild<QTabWidget*>();
+        QVERIFY(tabs);
+        const auto* centre = qobject_cast<const QSplitter*>(tabs->parentWidget());
+        QVERIFY(centre && centre->orientation() == Qt::Vertical && centre->count() == 2);
+        const QList<int> heights = centre->sizes();
+        QVERIFY2(heights[0] >= 1.4 * heights[1], qPrintable(QString("charts %1 px, table %2 px").arg(heights[0]).arg(heights[1])));
     }
 
     // The text above the bars stays inside the plot in a short window, where a fixed share of the
@@ -792,6 +801,101 @@ private slots:
             if (auto* item = qobject_cast<QCPPlottableLegendItem*>(waves.plot()->legend->item(i)))
                 names << item->plottable()->name();
         QVERIFY2(names.contains("wave boundaries (T4)"), qPrintable(names.join(", ")));
+    }
+
+    // Ten GPUs in the chart area of a 1024 x 640 window (about 640 x 330): beside the plots the
+    // legend took two columns, 60% of the width, and left Waves' two panels 150 px between them.
+    // It moves to rows above the plots, across the chart's width; with few GPUs it is beside again,
+    // and with none it leaves no empty row behind.
+    void crowdedLegendMovesAboveThePlots()
+    {
+        ForecastSession session(nullptr, store());
+        const QStringList ten{"A100-PCIE-40GB", "A100-SXM4-40GB", "H100-SXM5-80GB", "H100-PCIE-80GB", "L4",
+                              "T4", "V100-PCIE-32GB", "MI250", "L40S", "A10"};
+        session.setSelectedGpus(ten);
+        WavesChart waves(&session);
+        waves.setSelectedOperator("mlp.fc");
+        RooflineChart roofline(&session);
+        for (ChartWidget* chart : std::initializer_list<ChartWidget*>{&waves, &roofline}) {
+            const QString name = chart->metaObject()->className();
+            chart->resize(640, 330);
+            chart->show();
+            QVERIFY(QTest::qWaitForWindowExposed(chart));
+            QTest::qWait(50); // the resize's replot, and the ones the legend's move queues
+            QCustomPlot* plot = chart->plot();
+            QCPLegend* legend = plot->legend;
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            const QRect settled = legend->outerRect();
+            for (int i = 0; i < 3; ++i) // it stays where it went: no flip between replots
+                plot->replot(QCustomPlot::rpImmediateRefresh);
+            QCOMPARE(legend->outerRect(), settled);
+            QVERIFY2(plot->viewport().contains(settled), qPrintable(name));
+            int plotsWidth = 0;
+            for (QCPAxisRect* rect : plot->axisRects()) {
+                QVERIFY2(settled.bottom() < rect->outerRect().top(), qPrintable(name + ": legend beside or over a plot"));
+                plotsWidth += rect->width();
+            }
+            QVERIFY2(plotsWidth >= 0.55 * plot->width(), qPrintable(QString("%1: plots %2 px wide").arg(name).arg(plotsWidth)));
+            QList<QRect> entries;
+            QStringList names;
+            for (QCPLayoutElement* e : legend->elements(false))
+                if (auto* item = qobject_cast<QCPPlottableLegendItem*>(e)) {
+                    entries << item->outerRect();
+                    names << item->plottable()->name();
+                }
+            for (int i = 0; i < entries.size(); ++i) {
+                QVERIFY2(settled.contains(entries[i]), qPrintable(name + ": " + names[i]));
+                for (int j = i + 1; j < entries.size(); ++j)
+                    QVERIFY2(!entries[i].intersects(entries[j]), qPrintable(name + ": " + names[i] + " over " + names[j]));
+            }
+            for (const QString& gpu : ten)
+                QVERIFY2(names.indexOf(QRegularExpression(QRegularExpression::escape(gpu) + "( .*)?")) >= 0,
+                         qPrintable(name + " names no " + gpu + ": " + names.join(", ")));
+        }
+        // Two GPUs: beside the plots again, in one column.
+        session.setSelectedGpus({"T4", "A10"});
+        for (ChartWidget* chart : std::initializer_list<ChartWidget*>{&waves, &roofline}) {
+            QTest::qWait(50);
+            chart->plot()->replot(QCustomPlot::rpImmediateRefresh);
+            const QCPLegend* legend = chart->plot()->legend;
+            QCOMPARE(legend->wrap(), 0);
+            for (QCPAxisRect* rect : chart->plot()->axisRects())
+                QVERIFY2(legend->outerRect().left() > rect->outerRect().right(), chart->metaObject()->className());
+        }
+        // From above to none ticked: the plots start at the top, the legend hidden.
+        session.setSelectedGpus(ten);
+        QTest::qWait(50);
+        QVERIFY(roofline.plot()->legend->outerRect().bottom() < roofline.plot()->axisRect()->outerRect().top());
+        session.setSelectedGpus({});
+        QTest::qWait(50);
+        roofline.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY(!roofline.plot()->legend->visible());
+        QVERIFY2(roofline.plot()->axisRect()->outerRect().top() < 10,
+                 qPrintable(QString("plot starts %1 px down").arg(roofline.plot()->axisRect()->outerRect().top())));
+    }
+
+    // Under a dark palette every legend takes the palette's colours: the one beside the plots had
+    // kept QCustomPlot's white box while the axes turned light on dark.
+    void legendsFollowThePalette()
+    {
+        const QPalette light = QApplication::palette();
+        QPalette dark = light;
+        dark.setColor(QPalette::Base, QColor(30, 30, 30));
+        dark.setColor(QPalette::Text, QColor(230, 230, 230));
+        dark.setColor(QPalette::Mid, QColor(90, 90, 90));
+        QApplication::setPalette(dark);
+        ForecastSession session(nullptr, store());
+        WavesChart waves(&session);
+        RooflineChart roofline(&session);
+        BreakdownChart breakdown(&session);
+        for (ChartWidget* chart : std::initializer_list<ChartWidget*>{&waves, &roofline, &breakdown}) {
+            const QCPLegend* legend = chart->plot()->legend;
+            QCOMPARE(legend->brush().color(), QColor(30, 30, 30));
+            QCOMPARE(legend->textColor(), QColor(230, 230, 230));
+        }
+        QApplication::setPalette(light);
+        QCoreApplication::processEvents();
+        QCOMPARE(roofline.plot()->legend->brush().color(), light.color(QPalette::Base)); // and back
     }
 
     // Eight GPUs' full labels ran into each other and off the plot. Where a label does not fit its

@@ -124,6 +124,13 @@ void applyChartStyle(QCustomPlot* plot)
     const QPalette pal = QApplication::palette();
     plot->setBackground(pal.color(QPalette::Base));
     // Every axis rect and legend, not only the default ones: some charts have two panels.
+    const auto styleLegend = [&pal](QCPLayoutElement* element) {
+        if (auto* legend = qobject_cast<QCPLegend*>(element)) {
+            legend->setBrush(pal.color(QPalette::Base));
+            legend->setTextColor(pal.color(QPalette::Text));
+            legend->setBorderPen(QPen(pal.color(QPalette::Mid)));
+        }
+    };
     for (QCPAxisRect* rect : plot->axisRects()) {
         for (QCPAxis* axis : rect->axes()) {
             axis->setBasePen(QPen(pal.color(QPalette::Text)));
@@ -134,12 +141,12 @@ void applyChartStyle(QCustomPlot* plot)
             axis->grid()->setPen(QPen(pal.color(QPalette::Mid), 0, Qt::DotLine));
         }
         for (QCPLayoutElement* element : rect->insetLayout()->elements(false))
-            if (auto* legend = qobject_cast<QCPLegend*>(element)) {
-                legend->setBrush(pal.color(QPalette::Base));
-                legend->setTextColor(pal.color(QPalette::Text));
-                legend->setBorderPen(QPen(pal.color(QPalette::Mid)));
-            }
+            styleLegend(element);
     }
+    // A legend placed in the layout, beside or above the plots, is no axis rect's inset.
+    for (QCPLayoutElement* element : plot->plotLayout()->elements(true))
+        styleLegend(element);
+    styleLegend(plot->legend); // and one between places
 }
 
 double labelHeadroom(const QCPAxisRect* rect, const QFont& font, double lines)

@@ -23,8 +23,11 @@ ChartWidget::ChartWidget(ForecastSession* session, QWidget* parent)
         // nine columns whose width became the chart's minimum, and the window grew to hold it.
         if (!plot_->isVisible())
             return fitToLayout();
-        fitLegendToHeight();
-        fitLegendToWidth();
+        fitLegendPlacement();
+        if (legendAbove_)
+            fitLegendAcross();
+        else
+            fitLegendToHeight();
         fitToLayout();
     });
 }
@@ -91,12 +94,12 @@ void ChartWidget::placeLegendBeside()
     legendBeside_ = true;
     plot_->legend->setVisible(true);
     plot_->legend->layout()->take(plot_->legend);
-    auto* side = new QCPLayoutGrid;
+    auto* side = besideHolder_ = new QCPLayoutGrid;
     grid->addElement(0, grid->columnCount(), side);
     side->addElement(0, 0, plot_->legend);
     side->addElement(1, 0, new QCPLayoutElement(plot_)); // pushes the legend to the top
     side->setRowStretchFactors({0.01, 1});
-    side->setMargins(QMargins(4, 8, 8, 8)); // the legend's frame clear of the widget's edge
+    side->setMargins(kBesideMargins);
     grid->setColumnStretchFactor(grid->columnCount() - 1, 0.01); // as wide as the legend, no wider
     // The legend's height must not become the tab's size hint: the window's splitter sizes itself
     // from the tabs' hints, so a long legend would reshape the default window. 0 = from content.
@@ -138,6 +141,8 @@ bool ChartWidget::sayWhenNoGpuIsTicked(const QString& purpose)
 {
     const bool none = session_->forecasts()->empty();
     plot_->legend->setVisible(legendBeside_ && !none);
+    if (none && legendAbove_) // an empty legend must not keep its row above the plots
+        moveLegend(false);
     if (!none)
         return false;
     auto* hint = new QCPItemText(plot_);
@@ -164,33 +169,11 @@ void ChartWidget::fitLegendToHeight()
         return;
     // Before that its rows close up: a second column took half of a 1024 x 640 window's Roofline
     // for one entry ("Layer norm" alone), and the plot was left 150 px wide.
-    if (!legend->property(kNormalRowSpacing).isValid())
-        legend->setProperty(kNormalRowSpacing, legend->rowSpacing());
-    const int normalSpacing = legend->property(kNormalRowSpacing).toInt();
-    auto itemMargins = [](QCPLayoutElement* item, bool compact) {
-        if (!item->property(kNormalMargins).isValid()) // as QCustomPlot made it
-            item->setProperty(kNormalMargins, QVariant::fromValue(item->margins()));
-        const auto normal = item->property(kNormalMargins).value<QMargins>();
-        return compact ? QMargins(normal.left(), 0, normal.right(), 0) : normal;
-    };
-    QCPLayoutElement* first = legend->item(0);
-    const int textHeight = first->minimumOuterSizeHint().height() - first->margins().top() - first->margins().bottom();
-    const int room = plot_->viewport().height() - 16 - legend->margins().top() - legend->margins().bottom();
-    auto rowsAt = [&](bool compact) {
-        const QMargins m = itemMargins(first, compact);
-        return std::max(1, room / std::max(1, textHeight + m.top() + m.bottom() + (compact ? 0 : normalSpacing)));
-    };
     const auto cells = legend->elements(false); // a wrapped grid counts its empty cells as items
     const auto entries = std::count_if(cells.begin(), cells.end(), [](const QCPLayoutElement* e) { return e != nullptr; });
-    const bool compact = entries > rowsAt(false);
-    const int wrap = entries > rowsAt(compact) ? rowsAt(compact) : 0;
-    bool changed = legend->rowSpacing() != (compact ? 0 : normalSpacing);
-    legend->setRowSpacing(compact ? 0 : normalSpacing);
-    for (QCPLayoutElement* cell : cells)
-        if (cell && cell->margins() != itemMargins(cell, compact)) {
-            cell->setMargins(itemMargins(cell, compact));
-            changed = true;
-        }
+    const bool compact = entries > rowsBeside(false);
+    const int wrap = entries > rowsBeside(compact) ? rowsBeside(compact) : 0;
+    bool changed = closeUpLegendRows(compact);
     if (legend->wrap() != wrap) {
         legend->setWrap(wrap);
         legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true); // down each column, then the next
@@ -207,46 +190,213 @@ void ChartWidget::setShortLegendName(QCPAbstractPlottable* plottable, const QStr
     plottable->setProperty(kShortName, shortName);
 }
 
-void ChartWidget::fitLegendToWidth()
+int ChartWidget::rowHeight(bool compact) const
 {
-    // In a 1024-px window Waves' legend took half the chart ("wave boundaries (V100-PCIE-32GB)").
-    // Where the full names would take more than a third of the width, entries that have a short
-    // form use it. Judged from the full names' width, never the legend's current one, so the
-    // choice cannot flip back and forth between replots.
+    const QCPLegend* legend = plot_->legend;
+    QCPLayoutElement* first = nullptr;
+    for (QCPLayoutElement* cell : legend->elements(false))
+        first = first ? first : cell;
+    if (!first)
+        return 1;
+    const QMargins normal = first->property(kNormalMargins).isValid() ? first->property(kNormalMargins).value<QMargins>() : first->margins();
+    const int textHeight = first->minimumOuterSizeHint().height() - first->margins().top() - first->margins().bottom();
+    const int spacing = legend->property(kNormalRowSpacing).isValid() ? legend->property(kNormalRowSpacing).toInt() : legend->rowSpacing();
+    return std::max(1, textHeight + (compact ? 0 : normal.top() + normal.bottom() + spacing));
+}
+
+int ChartWidget::rowsBeside(bool compact) const
+{
+    const QCPLegend* legend = plot_->legend;
+    const int room = plot_->viewport().height() - 16 - legend->margins().top() - legend->margins().bottom();
+    return std::max(1, room / rowHeight(compact));
+}
+
+bool ChartWidget::closeUpLegendRows(bool compact)
+{
     QCPLegend* legend = plot_->legend;
-    if (!legendBeside_ || !legend->visible() || legend->itemCount() == 0)
-        return;
+    if (!legend->property(kNormalRowSpacing).isValid())
+        legend->setProperty(kNormalRowSpacing, legend->rowSpacing());
+    const int spacing = compact ? 0 : legend->property(kNormalRowSpacing).toInt();
+    bool changed = legend->rowSpacing() != spacing;
+    legend->setRowSpacing(spacing);
+    for (QCPLayoutElement* cell : legend->elements(false)) {
+        if (!cell)
+            continue;
+        if (!cell->property(kNormalMargins).isValid()) // as QCustomPlot made it
+            cell->setProperty(kNormalMargins, QVariant::fromValue(cell->margins()));
+        const auto normal = cell->property(kNormalMargins).value<QMargins>();
+        const QMargins wanted = compact ? QMargins(normal.left(), 0, normal.right(), 0) : normal;
+        if (cell->margins() != wanted) {
+            cell->setMargins(wanted);
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+std::vector<int> ChartWidget::legendEntryWidths(Names names) const
+{
+    const QCPLegend* legend = plot_->legend;
     const QFontMetrics metrics(legend->font());
-    int widest = 0, entries = 0;
-    std::vector<QCPAbstractPlottable*> shortenable;
+    std::vector<int> widths;
     for (int i = 0; i < legend->itemCount(); ++i) {
         auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i));
         if (!item)
             continue;
-        ++entries;
-        QCPAbstractPlottable* p = item->plottable();
-        if (!p->property(kShortName).toString().isEmpty()) {
-            if (!p->property(kFullName).isValid()) // the name given last, twins' "(same as ...)" included
-                p->setProperty(kFullName, p->name());
-            shortenable.push_back(p);
-        }
+        const QCPAbstractPlottable* p = item->plottable();
+        const QString shortName = p->property(kShortName).toString();
         const QString full = p->property(kFullName).isValid() ? p->property(kFullName).toString() : p->name();
-        widest = std::max(widest, item->margins().left() + legend->iconSize().width() + legend->iconTextPadding() +
-                                      metrics.horizontalAdvance(full) + item->margins().right());
+        const QString& text = names == Names::Current ? p->name() : names == Names::Short && !shortName.isEmpty() ? shortName : full;
+        widths.push_back(item->margins().left() + legend->iconSize().width() + legend->iconTextPadding() +
+                         metrics.horizontalAdvance(text) + item->margins().right());
     }
-    const int columns = legend->wrap() > 0 ? (entries + legend->wrap() - 1) / legend->wrap() : 1;
-    const int full = columns * widest + (columns - 1) * legend->columnSpacing() + legend->margins().left() + legend->margins().right();
-    const bool useShort = full > plot_->viewport().width() / 3;
+    return widths;
+}
+
+void ChartWidget::fitLegendPlacement()
+{
+    // In a 1024-px window Waves' legend took half the chart ("wave boundaries (V100-PCIE-32GB)").
+    // Where the full names would take more than a third of the width beside the plot, entries that
+    // have a short form use it; where even the short ones would (ten GPUs: two columns, 60% of a
+    // laptop's chart), the legend moves to rows above the plots, across the chart's whole width.
+    // Judged from the names' widths and the chart's size, never the legend's current layout, so
+    // neither choice can flip back and forth between replots.
+    QCPLegend* legend = plot_->legend;
+    if (!legendBeside_ || !legend->visible() || legend->itemCount() == 0)
+        return;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i)))
+            if (QCPAbstractPlottable* p = item->plottable();
+                !p->property(kShortName).toString().isEmpty() && !p->property(kFullName).isValid())
+                p->setProperty(kFullName, p->name()); // the name given last, twins' "(same as ...)" included
+    const auto besideWidth = [&](bool shortNames) {
+        const std::vector<int> widths = legendEntryWidths(shortNames ? Names::Short : Names::Full);
+        const int entries = int(widths.size());
+        const int rows = rowsBeside(entries > rowsBeside(false));
+        const int columns = (entries + rows - 1) / std::max(1, rows);
+        const int widest = widths.empty() ? 0 : *std::max_element(widths.begin(), widths.end());
+        return columns * widest + (columns - 1) * legend->columnSpacing() + legend->margins().left() + legend->margins().right();
+    };
+    // Above only where beside takes more than a third even so, and above leaves the plots clearly
+    // more room (a tenth, so that the usual place wins a near tie).
+    const QRect chart = plot_->viewport();
+    const bool shortBeside = besideWidth(false) > chart.width() / 3;
+    const int besideTaken = besideWidth(shortBeside) + kBesideMargins.left() + kBesideMargins.right() + plot_->plotLayout()->columnSpacing();
+    const double besideArea = double(std::max(0, chart.width() - besideTaken)) * chart.height();
+    const auto rowsAcross = [&](bool shortNames) {
+        const std::vector<int> widths = legendEntryWidths(shortNames ? Names::Short : Names::Full);
+        const int columns = columnsAcross(widths);
+        return (int(widths.size()) + columns - 1) / columns;
+    };
+    const int aboveHeight = rowsAcross(true) * rowHeight(true) + legend->margins().top() + legend->margins().bottom() +
+                            plot_->plotLayout()->rowSpacing();
+    const bool above = besideWidth(true) > chart.width() / 3 &&
+                       double(chart.width()) * std::max(0, chart.height() - aboveHeight) > 1.1 * besideArea;
+    // Above, the full names where they take no more rows ("T4 roof" says what the line is).
+    const bool useShort = above ? rowsAcross(false) > rowsAcross(true) : shortBeside;
     bool changed = false;
-    for (QCPAbstractPlottable* p : shortenable) {
-        const QString name = p->property(useShort ? kShortName : kFullName).toString();
-        if (p->name() != name) {
-            p->setName(name);
-            changed = true;
-        }
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i)))
+            if (QCPAbstractPlottable* p = item->plottable(); !p->property(kShortName).toString().isEmpty()) {
+                const QString name = p->property(useShort ? kShortName : kFullName).toString();
+                if (p->name() != name) {
+                    p->setName(name);
+                    changed = true;
+                }
+            }
+    if (above != legendAbove_) {
+        moveLegend(above);
+        changed = true;
     }
     if (changed)
         plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+int ChartWidget::columnsAcross(const std::vector<int>& widths) const
+{
+    const QCPLegend* legend = plot_->legend;
+    const int entries = int(widths.size());
+    const int room = plot_->viewport().width() - legend->margins().left() - legend->margins().right() - 8;
+    int columns = std::max(1, entries);
+    for (; columns > 1; --columns) {
+        std::vector<int> widest(std::size_t(columns), 0);
+        for (int i = 0; i < entries; ++i)
+            widest[std::size_t(i % columns)] = std::max(widest[std::size_t(i % columns)], widths[std::size_t(i)]);
+        int total = (columns - 1) * legend->columnSpacing();
+        for (int w : widest)
+            total += w;
+        if (total <= room)
+            break;
+    }
+    return columns;
+}
+
+void ChartWidget::fitLegendAcross()
+{
+    // As many columns as fit the chart's width, filled along each row; each column as wide as its
+    // widest entry, so one long name ("A100-SXM4-40GB (same as A100-PCIE-40GB)") widens one column.
+    QCPLegend* legend = plot_->legend;
+    if (!legend->visible() || legend->itemCount() == 0)
+        return;
+    const int columns = columnsAcross(legendEntryWidths(Names::Current)); // as fitLegendPlacement chose them
+    bool changed = closeUpLegendRows(true);
+    if (legend->wrap() != columns || legend->fillOrder() != QCPLayoutGrid::foColumnsFirst) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // along each row, then the next
+        changed = true;
+    }
+    if (changed)
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartWidget::moveLegend(bool above)
+{
+    if (above == legendAbove_)
+        return;
+    legendAbove_ = above;
+    QCPLegend* legend = plot_->legend;
+    QCPLayoutGrid* root = plot_->plotLayout();
+    if (legend->layout())
+        legend->layout()->take(legend);
+    if (above) {
+        // A row above everything, spanning every panel: the panels (Waves has two, with titles)
+        // go into one grid of their own the first time, as QCPLayoutGrid cells do not span.
+        if (root->rowCount() * root->columnCount() != 1 || !qobject_cast<QCPLayoutGrid*>(root->elementAt(0))) {
+            struct Cell {
+                int row, column;
+                QCPLayoutElement* element;
+            };
+            std::vector<Cell> cells;
+            for (int r = 0; r < root->rowCount(); ++r)
+                for (int c = 0; c < root->columnCount(); ++c)
+                    if (root->hasElement(r, c))
+                        cells.push_back({r, c, root->element(r, c)});
+            const QList<double> columnStretch = root->columnStretchFactors(), rowStretch = root->rowStretchFactors();
+            for (const Cell& cell : cells)
+                root->take(cell.element);
+            root->simplify();
+            auto* panels = new QCPLayoutGrid;
+            root->addElement(0, 0, panels); // first, so that it has the plot before it adopts anything
+            panels->setColumnSpacing(root->columnSpacing());
+            panels->setRowSpacing(root->rowSpacing());
+            for (const Cell& cell : cells)
+                panels->addElement(cell.row, cell.column, cell.element);
+            panels->setColumnStretchFactors(columnStretch);
+            panels->setRowStretchFactors(rowStretch);
+        }
+        root->insertRow(0);
+        root->addElement(0, 0, legend);
+        root->setRowStretchFactors({0.001, 1}); // as tall as its rows, no taller
+        legend->setMinimumSize(1, 0); // never the chart's minimum width: the columns follow the width
+        besideHolder_->setMargins(QMargins());
+    } else {
+        root->simplify(); // the legend's empty row
+        legend->setMinimumSize(0, 0);
+        legend->setWrap(0);
+        legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
+        besideHolder_->addElement(0, 0, legend);
+        besideHolder_->setMargins(kBesideMargins);
+    }
 }
 
 } // namespace gpuforecast::ui

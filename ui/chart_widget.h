@@ -5,12 +5,16 @@
 #include "forecast_session.h"
 
 #include <QEvent>
+#include <QMargins>
 #include <QPointF>
 #include <QWidget>
+
+#include <vector>
 
 class QCPAbstractPlottable;
 class QCPBars;
 class QCPGraph;
+class QCPLayoutGrid;
 class QCustomPlot;
 class QVBoxLayout;
 
@@ -59,8 +63,17 @@ protected:
     QString gpuLabel(const QString& id) const;
 
 private:
-    void fitLegendToHeight(); // for a legend beside the plot, after each layout
-    void fitLegendToWidth();  // short names (setShortLegendName) where the full ones are too wide
+    void fitLegendPlacement(); // short names (setShortLegendName), and beside or above, after each layout
+    void fitLegendToHeight();  // beside the plot: wraps into another column past the rows that fit
+    void fitLegendAcross();    // above the plots: as many columns as the width holds
+    void moveLegend(bool above);
+    int rowHeight(bool compact) const;  // one row of the legend, closed up or as QCustomPlot spaces it
+    int rowsBeside(bool compact) const; // the legend's rows that fit beside the plot
+    int columnsAcross(const std::vector<int>& widths) const; // the most that fit across the chart
+    bool closeUpLegendRows(bool compact); // returns whether anything changed
+    enum class Names { Full, Short, Current };
+    std::vector<int> legendEntryWidths(Names names) const; // each entry's, from the font
+    static constexpr QMargins kBesideMargins{4, 8, 8, 8}; // the legend's frame clear of the widget's edge
     static constexpr const char* kShortName = "gpuforecastShortLegendName";
     static constexpr const char* kFullName = "gpuforecastFullLegendName";
     static constexpr const char* kNormalRowSpacing = "gpuforecastNormalRowSpacing"; // the legend's, before closing up
@@ -92,6 +105,8 @@ private:
     int selectedIndex_ = -1;
     bool following_ = false; // no redraw before the subclass is constructed
     bool legendBeside_ = false;
+    bool legendAbove_ = false;          // moved to a row above the plots (fitLegendPlacement)
+    QCPLayoutGrid* besideHolder_ = nullptr; // the column right of the plots that holds it otherwise
 };
 
 } // namespace gpuforecast::ui

@@ -256,6 +256,9 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     centre->addWidget(opsBox);
     centre->setStretchFactor(0, 3);
     centre->setStretchFactor(1, 2);
+    // Stretch factors share only what is left over the panes' size hints, and the table's hint is
+    // tall: a 1024 x 640 window gave the charts 220 px and the table 330. Start at 3 : 2.
+    centre->setSizes({3000, 2000});
 
     // On a short screen (1366 x 768) the model, GPU list, sheet and what-if panels need more height
     // than there is, and the what-if note was cut off; the column scrolls instead.
