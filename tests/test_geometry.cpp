@@ -546,6 +546,13 @@ private slots:
         const auto& measured = f.tiles().gpus();
         const GpuSpec& a100 = *findGpu(bundled, "A100-PCIE-40GB");
         QVERIFY(!readAsNewGpuNote(a100, measured)); // trained on
+        // Its SXM4 twin has every ratio the networks read: read as the measured A100, not as new
+        // (the Compare bar of an untouched bundled sheet had said "read as a new GPU").
+        QVERIFY(!readAsNewGpuNote(*findGpu(bundled, "A100-SXM4-40GB"), measured));
+        GpuSpec twin = a100;
+        twin.id = "A100 copy, more memory";
+        twin.memoryGb = 32; // memory per SM is one of them (inside the measured range: no donor)
+        QVERIFY(readAsNewGpuNote(twin, measured));
         GpuSpec twice = a100;                        // more of everything, inside the measured range
         twice.id = "A100 x2";
         twice.smCount *= 2;

@@ -38,14 +38,18 @@ struct Range {
 
 // Whether `gpu` is the measured GPU `m` as trained on: its id, and every ratio within 1%. A sheet
 // file that keeps a bundled id but changes its numbers is another GPU to the networks.
-bool isTrainedOn(const GpuSpec& gpu, const ReferenceGpu& m)
+// Every per-SM ratio the networks read within 1% of the measured GPU's: whatever its id or SM
+// count, the sheet is read as that GPU (a bundled A100-SXM4-40GB as the measured A100-PCIE-40GB).
+bool readAsMeasured(const GpuSpec& gpu, const ReferenceGpu& m)
 {
     const PerSm target = perSm(gpu);
-    return m.id == gpu.id && usable(perSm(m)) && std::all_of(std::begin(kRatios), std::end(kRatios), [&](const Ratio& r) {
+    return usable(perSm(m)) && std::all_of(std::begin(kRatios), std::end(kRatios), [&](const Ratio& r) {
                const double a = r.of(perSm(m)), b = r.of(target);
                return !(a > 0) || std::abs(a / b - 1) < 0.01;
            });
 }
+
+bool isTrainedOn(const GpuSpec& gpu, const ReferenceGpu& m) { return m.id == gpu.id && readAsMeasured(gpu, m); }
 
 // The ratio's range over the measured GPUs. A GPU is never compared with its own measurements:
 // the range of the others says whether it is covered. A sheet that only shares a measured GPU's
@@ -184,7 +188,7 @@ std::optional<std::string> readAsNewGpuNote(const GpuSpec& gpu, const std::vecto
         return std::nullopt;
     const ReferenceGpu* nearest = nullptr;
     for (const auto& m : measured) {
-        if (isTrainedOn(gpu, m)) // the measured GPU itself: its own efficiency
+        if (readAsMeasured(gpu, m)) // the measured GPU itself, or its twin: that GPU's own efficiency
             return std::nullopt;
         if (std::isfinite(perSmRateDistance(gpu, m)) &&
             (!nearest || perSmRateDistance(gpu, m) < perSmRateDistance(gpu, *nearest)))
