@@ -150,6 +150,33 @@ private slots:
             }
     }
 
+    // The nearest layout that suits: each degree lowered to the largest that works, in turn.
+    void fitLayoutKeepsWhatItCan()
+    {
+        const ModelConfig g = gpt2(); // 20 heads, FFN 5120, 36 layers
+        const GraphOptions training{8, 1024, true, false}, inference{8, 1024, false, false};
+        ParallelLayout wanted;
+        wanted.tp = 8;
+        wanted.pp = 5;
+        wanted.dp = 2;
+        wanted.microbatches = 3;
+        wanted.schedule = PipelineSchedule::GPipe;
+        const ParallelLayout t = fitLayout(g, training, wanted);
+        QCOMPARE(t.tp, 5LL);           // 8, 7 and 6 do not divide 20 heads
+        QCOMPARE(t.pp, 4LL);           // 5 does not divide 36 layers
+        QCOMPARE(t.dp, 2LL);           // divides the batch of 8
+        QCOMPARE(t.microbatches, 2LL); // 3 does not divide the replica's 4
+        QCOMPARE(t.schedule, PipelineSchedule::GPipe);
+        QVERIFY(layoutFits(g, training, t));
+        const ParallelLayout i = fitLayout(g, inference, t);
+        QCOMPARE(i.dp, 1LL); // no data parallelism at inference
+        QCOMPARE(i.tp, 5LL);
+        QCOMPARE(i.pp, 4LL);
+        QCOMPARE(i.microbatches, 2LL);
+        QCOMPARE(fitLayout(g, training, t).tp, t.tp); // a layout that fits is kept as it is
+        QVERIFY(!layoutFits(g, training, wanted));
+    }
+
     // The embedding runs where the tokens enter, on the first stage; the final norm and the head
     // on the last. The busiest stage's step shows only its own end's kernels.
     void embeddingRunsOnTheFirstPipelineStage()

@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QtTest>
 
 using namespace gpuforecast;
@@ -176,6 +177,97 @@ private slots:
         tp->setValue(1);
         QCOMPARE(session.layout().gpus(), 1LL);
         QCOMPARE(count->text(), QString("1 GPU"));
+    }
+
+    // The arrows step over what the model refuses: from TP 2 the next press tried 3 (20 heads),
+    // was refused and snapped back, so 4 could not be reached with them.
+    void arrowsSkipRefusedLayoutValues()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        QCOMPARE(session.modelName(), QString("gpt2_large")); // 20 heads, FFN 5120, 36 layers
+        QVERIFY(!session.setOptions(kTraining).has_value());  // batch 8
+        auto* tp = window.findChild<QSpinBox*>("tp");
+        auto* pp = window.findChild<QSpinBox*>("pp");
+        auto* dp = window.findChild<QSpinBox*>("dp");
+        QVERIFY(tp && pp && dp);
+        QList<long long> seen;
+        for (int i = 0; i < 4; ++i) {
+            tp->stepUp();
+            seen << session.layout().tp;
+        }
+        QCOMPARE(seen, (QList<long long>{2, 4, 5, 10}));
+        tp->stepDown();
+        QCOMPARE(session.layout().tp, 5LL);
+        tp->setValue(1);
+        seen.clear();
+        for (int i = 0; i < 4; ++i) {
+            pp->stepUp();
+            seen << session.layout().pp;
+        }
+        QCOMPARE(seen, (QList<long long>{2, 3, 4, 6}));
+        pp->setValue(1);
+        dp->stepBy(2); // two presses at once: 2, then 4, never 3 (batch 8)
+        QCOMPARE(session.layout().dp, 4LL);
+        dp->stepBy(1); // 8 divides 8; past it nothing does: it stays
+        dp->stepBy(1);
+        QCOMPARE(session.layout().dp, 8LL);
+        QCOMPARE(dp->value(), 8);
+    }
+
+    // A pick that no longer suits the layout or the sequence adjusts them and says so, where it
+    // had been refused and left the user to find the order of edits that works. Scenarios and
+    // scripts are still refused (refusedLayoutsKeepThePreviousOne).
+    void picksAdjustWhatNoLongerSuits()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        QComboBox *model = nullptr, *modeBox = nullptr;
+        for (auto* box : window.findChildren<QComboBox*>()) {
+            model = box->findText("llama2_70b") >= 0 ? box : model;
+            modeBox = box->findText("Training step") >= 0 ? box : modeBox;
+        }
+        auto* seq = window.findChild<QSpinBox*>("seq");
+        QVERIFY(model && modeBox && seq);
+        // Training on DP 2, then inference: DP goes back to 1 (it is greyed out there anyway).
+        QVERIFY(!session.setOptions(kTraining).has_value());
+        QVERIFY(!session.setLayout(layout(1, 1, 2)).has_value());
+        modeBox->setCurrentIndex(0);
+        QVERIFY(!session.options().training);
+        QCOMPARE(session.layout().dp, 1LL);
+        QVERIFY2(window.statusBar()->currentMessage().contains("Adjusted: DP 2 -> 1, as data parallelism applies to training (dp 1 for inference)"),
+                 qPrintable(window.statusBar()->currentMessage()));
+        // LLaMA-2 70B on TP 8, then GPT-2 large (20 heads): TP 5, the nearest that divides.
+        model->setCurrentText("llama2_70b");
+        QCOMPARE(session.modelName(), QString("llama2_70b"));
+        QVERIFY(!session.setLayout(layout(8, 1, 1)).has_value());
+        model->setCurrentText("gpt2_large");
+        QCOMPARE(session.modelName(), QString("gpt2_large"));
+        QCOMPARE(session.layout().tp, 5LL);
+        QCOMPARE(window.findChild<QSpinBox*>("tp")->value(), 5);
+        QVERIFY2(window.statusBar()->currentMessage().contains("Adjusted: For gpt2_large: TP 8 -> 5, as tp 8 does not divide the 20 attention heads"),
+                 qPrintable(window.statusBar()->currentMessage()));
+        // A sequence of 2048, then BERT (512 learned positions): 512.
+        QVERIFY(!session.setLayout(layout(1, 1, 1)).has_value());
+        model->setCurrentText("llama2_7b");
+        QVERIFY(!session.setOptions(GraphOptions{2, 2048, false, false}).has_value());
+        model->setCurrentText("bert_large");
+        QCOMPARE(session.modelName(), QString("bert_large"));
+        QCOMPARE(session.options().seq, 512LL);
+        QCOMPARE(seq->value(), 512);
+        QVERIFY2(window.statusBar()->currentMessage().contains("sequence length 2048 -> 512"), qPrintable(window.statusBar()->currentMessage()));
+        // When the message times out, the step times come back (the bar had stayed empty).
+        window.statusBar()->clearMessage(); // what the message's timer does
+        QVERIFY2(window.statusBar()->currentMessage().contains(" ms") || window.statusBar()->currentMessage().contains(" s"),
+                 qPrintable(window.statusBar()->currentMessage()));
+        // The session's own calls still refuse: a scenario means what it says.
+        QVERIFY(session.setModel("gpt2_large").has_value() == false); // 512 suits GPT-2 too
+        QVERIFY(!session.setLayout(layout(1, 1, 1)).has_value());
+        QVERIFY(!session.setOptions(GraphOptions{2, 1024, false, false}).has_value());
+        QVERIFY(!session.setLayout(layout(5, 1, 1)).has_value());
+        QVERIFY(session.setModel("llama2_7b").has_value()); // 32 heads: refused, nothing adjusted
+        QCOMPARE(session.modelName(), QString("gpt2_large"));
+        QCOMPARE(session.layout().tp, 5LL);
     }
 
     // A scenario's batch of 131072 was shown as 65536, the old box limit, while the forecast used

@@ -198,23 +198,60 @@ std::optional<QString> ForecastSession::applyScenario(const Scenario& sc)
 }
 
 std::optional<QString> ForecastSession::installModel(const nlohmann::json& config, const QString& name, bool bundled,
-                                                     const QString& source)
+                                                     const QString& source, Fit fit, QString* adjustment)
 {
+    GraphOptions options = options_;
+    ParallelLayout layout = layout_;
+    QStringList changes;
     try {
         ModelConfig c = modelConfigFromJson(config, source.toStdString());
         c.id = name.toStdString();
-        buildModelGraph(c, options_); // the settings and the layout must suit the new model too
-        if (auto error = layoutProblem(c, options_, layout_))
+        if (fit == Fit::Adjust && c.learnedPositions && options.seq > c.maxPositions) {
+            changes << tr("sequence length %1 -> %2, %3's learned positions").arg(options.seq).arg(c.maxPositions).arg(name);
+            options.seq = c.maxPositions;
+        }
+        if (fit == Fit::Adjust)
+            if (auto change = fitLayoutTo(c, options, layout))
+                changes << *change;
+        buildModelGraph(c, options); // the settings and the layout must suit the new model too
+        if (auto error = layoutProblem(c, options, layout))
             throw ForecastError(error->toStdString());
         model_ = std::make_shared<const ModelConfig>(std::move(c));
     } catch (const ForecastError& e) {
         emit errorOccurred(QString::fromUtf8(e.what()));
         return QString::fromUtf8(e.what());
     }
+    options_ = options;
+    layout_ = layout;
     modelName_ = name;
     modelJson_ = config;
     modelBundled_ = bundled;
+    if (!changes.isEmpty() && adjustment)
+        *adjustment = tr("For %1: %2").arg(name, changes.join("; "));
     return std::nullopt;
+}
+
+std::optional<QString> ForecastSession::fitLayoutTo(const ModelConfig& model, const GraphOptions& options, ParallelLayout& layout) const
+{
+    const auto problem = layoutProblem(model, options, layout);
+    if (!problem)
+        return std::nullopt;
+    const ParallelLayout fitted = fitLayout(model, options, layout);
+    QStringList moved;
+    const struct {
+        const char* name;
+        long long ParallelLayout::*degree;
+    } degrees[] = {{"TP", &ParallelLayout::tp}, {"PP", &ParallelLayout::pp}, {"DP", &ParallelLayout::dp},
+                   {"micro-batches", &ParallelLayout::microbatches}};
+    for (const auto& d : degrees)
+        if (layout.*d.degree != fitted.*d.degree)
+            moved << QStringLiteral("%1 %2 -> %3").arg(QLatin1String(d.name)).arg(layout.*d.degree).arg(fitted.*d.degree);
+    layout = fitted;
+    // validateLayout names the model and the field ("gpt2_large: parallel layout: ..."); here the
+    // reason alone reads on.
+    QString reason = *problem;
+    reason.remove(QString::fromStdString(model.id.empty() ? "layout" : model.id) + ": parallel layout: ");
+    return tr("%1, as %2").arg(moved.join(", "), reason);
 }
 
 const GpuSpec* ForecastSession::gpu(const QString& id) const { return findGpu(gpus_, id.toStdString()); }
@@ -392,7 +429,7 @@ QString ForecastSession::gpuNameMark(const QString& id) const
     return edited ? tr(" (edited)") : scaled ? tr(" (what-if)") : QString();
 }
 
-std::optional<QString> ForecastSession::setModel(const QString& idOrPath)
+std::optional<QString> ForecastSession::setModel(const QString& idOrPath, Fit fit)
 {
     const QString dir = QString::fromStdString(resourceDirectory());
     const bool bundled = bundledModels_.contains(idOrPath);
@@ -407,14 +444,17 @@ std::optional<QString> ForecastSession::setModel(const QString& idOrPath)
     QString name = bundled ? idOrPath : QString::fromStdString(modelNameForFile(path.toStdString(), config));
     if (!bundled && bundledModels_.contains(name)) // a folder named "bert": not the bundled bert
         name += tr(" (config.json)");
-    if (auto error = installModel(config, name, bundled, path))
+    QString adjustment;
+    if (auto error = installModel(config, name, bundled, path, fit, &adjustment))
         return error;
     if (model_ && !selected_.isEmpty())
         recompute();
+    if (!adjustment.isEmpty()) // after the new forecasts, whose summary would hide it
+        emit adjusted(adjustment);
     return std::nullopt;
 }
 
-std::optional<QString> ForecastSession::setOptions(const GraphOptions& options)
+std::optional<QString> ForecastSession::setOptions(const GraphOptions& options, Fit fit)
 {
     try {
         buildModelGraph(*model_, options);
@@ -422,12 +462,17 @@ std::optional<QString> ForecastSession::setOptions(const GraphOptions& options)
         emit errorOccurred(QString::fromUtf8(e.what()));
         return QString::fromUtf8(e.what());
     }
-    if (auto error = layoutProblem(*model_, options, layout_)) { // e.g. a batch DP no longer divides
+    ParallelLayout layout = layout_;
+    const auto change = fit == Fit::Adjust ? fitLayoutTo(*model_, options, layout) : std::nullopt;
+    if (auto error = layoutProblem(*model_, options, layout)) { // e.g. a batch DP no longer divides
         emit errorOccurred(*error);
         return error;
     }
     options_ = options;
+    layout_ = layout;
     recompute();
+    if (change)
+        emit adjusted(*change);
     return std::nullopt;
 }
 

@@ -65,9 +65,13 @@ public:
     // mode, fusion, layout), when the GPU is the bundled sheet unedited and without a what-if;
     // else null. NeuSight's runs and ours (resources/datasets/{neusight,h200}).
     const MeasuredRun* measuredRun(const QString& gpuId) const;
-    std::optional<QString> setModel(const QString& idOrPath); // error text on failure
+    // What a change does to settings that no longer suit it: a scenario's or a script's is refused
+    // with the reason; the panel's picks adjust them (the sequence to a model's learned positions,
+    // the layout to the nearest that fits, fitLayout) and say so through adjusted().
+    enum class Fit { Refuse, Adjust };
+    std::optional<QString> setModel(const QString& idOrPath, Fit fit = Fit::Refuse); // error text on failure
     const GraphOptions& options() const { return options_; }
-    std::optional<QString> setOptions(const GraphOptions& options);
+    std::optional<QString> setOptions(const GraphOptions& options, Fit fit = Fit::Refuse);
 
     // How the model is split over one server's GPUs; one GPU by default. With more, each forecast
     // is the busiest GPU's whole step (ParallelForecast::step): its kernels plus communication and
@@ -100,12 +104,16 @@ signals:
     void gpusChanged();          // the catalog changed (a spec edited, added, removed)
     void forecastsChanged();     // new forecasts are available
     void errorOccurred(const QString& message);
+    void adjusted(const QString& message); // what a Fit::Adjust change changed besides, and why
 
 private:
     std::optional<QString> recompute(); // on error the previous forecasts stay (and the error is emitted)
     // `source` names the file (or scenario field) in errors; `name` is what the model goes by.
     std::optional<QString> installModel(const nlohmann::json& config, const QString& name, bool bundled,
-                                        const QString& source);
+                                        const QString& source, Fit fit = Fit::Refuse, QString* adjustment = nullptr);
+    // The layout fitted to `model` and `options` (Fit::Adjust), with the words for adjusted(); none
+    // when the current one fits.
+    std::optional<QString> fitLayoutTo(const ModelConfig& model, const GraphOptions& options, ParallelLayout& layout) const;
 
     std::optional<QString> persist(const GpuSpec& spec);
     // The spec with its efficiency_basis looked up among the bundled sheets, or the error text

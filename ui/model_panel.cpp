@@ -4,6 +4,8 @@
 #include "gpuforecast/parallel.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <functional>
 #include <optional>
 
 #include <QCheckBox>
@@ -19,11 +21,40 @@
 #include <QStringList>
 
 namespace gpuforecast::ui {
+namespace {
+
+// Arrows, keys and wheel skip the values the layout refuses: TP went 2 -> 3, was refused (20
+// heads), and snapped back to 2, so 4 was out of the arrows' reach. A typed value is still
+// applied and, if refused, said why.
+class LayoutSpinBox : public QSpinBox {
+public:
+    LayoutSpinBox(QWidget* parent, std::function<bool(int)> accepts) : QSpinBox(parent), accepts_(std::move(accepts)) {}
+    void stepBy(int steps) override
+    {
+        const int direction = steps > 0 ? 1 : -1;
+        int value = this->value();
+        for (int taken = 0; taken < std::abs(steps); ++taken) {
+            int next = value + direction;
+            while (next >= minimum() && next <= maximum() && !accepts_(next))
+                next += direction;
+            if (next < minimum() || next > maximum())
+                break; // nothing further that way: stay
+            value = next;
+        }
+        setValue(value);
+    }
+
+private:
+    std::function<bool(int)> accepts_;
+};
+
+} // namespace
 
 ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
     : QWidget(parent), session_(session), model_(new QComboBox(this)), batch_(new QSpinBox(this)),
       seq_(new QSpinBox(this)), mode_(new QComboBox(this)), fusion_(new QCheckBox(tr("Fuse element-wise chains"), this)),
-      tp_(new QSpinBox(this)), pp_(new QSpinBox(this)), dp_(new QSpinBox(this)), microbatches_(new QSpinBox(this)),
+      tp_(layoutSpinBox(&ParallelLayout::tp)), pp_(layoutSpinBox(&ParallelLayout::pp)), dp_(layoutSpinBox(&ParallelLayout::dp)),
+      microbatches_(layoutSpinBox(&ParallelLayout::microbatches)),
       schedule_(new QComboBox(this)), gpuCount_(new QLabel(this)), graphCheck_(new QLabel(this)),
       precision_(new QLabel(this)), assumed_(new QLabel(this))
 {
@@ -54,8 +85,10 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
     syncFromSession();
 
     connect(model_, &QComboBox::currentTextChanged, this, [this](const QString& id) {
-        if (id != session_->modelName() && session_->setModel(id))
-            syncFromSession(); // refused: show what is really loaded
+        if (id == session_->modelName())
+            return;
+        session_->setModel(id, ForecastSession::Fit::Adjust);
+        syncFromSession(); // refused: what is really loaded; else what was adjusted to suit it
     });
     connect(open, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a Hugging Face config.json"), {},
@@ -133,7 +166,7 @@ QGroupBox* ModelPanel::buildParallelBox()
 
 void ModelPanel::openConfig(const QString& path)
 {
-    session_->setModel(path);
+    session_->setModel(path, ForecastSession::Fit::Adjust);
     syncFromSession();
 }
 
@@ -144,8 +177,21 @@ void ModelPanel::applyOptions()
     o.seq = seq_->value();
     o.training = mode_->currentIndex() == 1;
     o.fusion = fusion_->isChecked();
-    session_->setOptions(o); // refused (e.g. sequence longer than the model allows): the sync restores
+    // Refused (e.g. a sequence longer than the model allows): the sync restores. A layout that no
+    // longer suits (DP in inference, a batch DP does not divide) is fitted, and the status bar says how.
+    session_->setOptions(o, ForecastSession::Fit::Adjust);
     syncFromSession();
+}
+
+QSpinBox* ModelPanel::layoutSpinBox(long long ParallelLayout::*degree)
+{
+    return new LayoutSpinBox(this, [this, degree](int value) {
+        ParallelLayout l = session_->layout();
+        l.*degree = value;
+        if (degree == &ParallelLayout::pp && value == 1)
+            l.microbatches = 1; // as applyLayout sends it
+        return layoutFits(session_->model(), session_->options(), l);
+    });
 }
 
 void ModelPanel::applyLayout()

@@ -21,6 +21,7 @@ public:
 
 private:
     QGroupBox* buildParallelBox();
+    QSpinBox* layoutSpinBox(long long ParallelLayout::*degree); // its arrows skip refused values
     void applyOptions();
     void applyLayout();
     void syncFromSession();

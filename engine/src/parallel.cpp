@@ -124,6 +124,40 @@ void validateLayout(const ModelConfig& c, const GraphOptions& o, const ParallelL
     need(l.pp > 1 || l.microbatches == 1, "micro-batches need pipeline stages (pp > 1)");
 }
 
+bool layoutFits(const ModelConfig& config, const GraphOptions& options, const ParallelLayout& layout)
+{
+    try {
+        validateLayout(config, options, layout);
+    } catch (const ForecastError&) {
+        return false;
+    }
+    return true;
+}
+
+ParallelLayout fitLayout(const ModelConfig& config, const GraphOptions& options, const ParallelLayout& wanted)
+{
+    if (layoutFits(config, options, wanted))
+        return wanted;
+    ParallelLayout l;
+    l.schedule = wanted.schedule;
+    // Each degree with the later ones at 1, which every model and batch allows.
+    const auto lower = [&](long long ParallelLayout::*degree, long long from) {
+        for (long long v = std::max(1LL, from); v >= 1; --v) {
+            ParallelLayout candidate = l;
+            candidate.*degree = v;
+            if (layoutFits(config, options, candidate)) {
+                l = candidate;
+                return;
+            }
+        }
+    };
+    lower(&ParallelLayout::tp, wanted.tp);
+    lower(&ParallelLayout::pp, wanted.pp);
+    lower(&ParallelLayout::dp, wanted.dp);
+    lower(&ParallelLayout::microbatches, wanted.microbatches);
+    return l;
+}
+
 double ringAllReduceSeconds(double bytes, long long n, double bandwidthGBps, double latencyUs)
 {
     if (n <= 1 || bytes <= 0)

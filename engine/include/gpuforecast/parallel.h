@@ -31,6 +31,12 @@ ParallelLayout parseParallelLayout(const std::string& text, const std::string& s
 
 // Throws ForecastError with a message saying what does not divide what.
 void validateLayout(const ModelConfig& config, const GraphOptions& options, const ParallelLayout& layout);
+bool layoutFits(const ModelConfig& config, const GraphOptions& options, const ParallelLayout& layout);
+
+// The layout nearest `wanted` that suits the model and settings: each degree in turn (TP, PP, DP,
+// then micro-batches) lowered to the largest value that works with those before it, the schedule
+// kept. `wanted` itself when it fits; one GPU at worst, which always fits.
+ParallelLayout fitLayout(const ModelConfig& config, const GraphOptions& options, const ParallelLayout& wanted);
 
 // Every GPU of a layout talks over the spec sheet's one link, as inside one server. Most servers
 // hold 8 GPUs; past that a real cluster crosses slower network links between servers, which the
