@@ -50,10 +50,24 @@ MemoryEstimate estimateMemory(const ModelConfig& config, const GraphOptions& opt
     training.fusion = false;
     training.batch = std::max(1LL, config.experts); // enough tokens that every expert receives some
     training.seq = 1;
-    for (const auto& op : buildModelGraph(config, training))
-        if (op.phase == Phase::Accumulate && !op.sharedParameter)
-            m.parametersCount += op.kernel.elements() * double(op.count);
-    m.parametersCount += double(parametersBesideTheGraph(config));
+    const auto trainingGraph = buildModelGraph(config, training);
+    const auto before = layersBefore(trainingGraph, config);
+    for (std::size_t i = 0; i < trainingGraph.size(); ++i) {
+        const GraphKernel& op = trainingGraph[i];
+        if (op.phase != Phase::Accumulate)
+            continue;
+        const double elements = op.kernel.elements() * double(op.count);
+        if (!op.sharedParameter)
+            m.parametersCount += elements;
+        if (op.perLayer)
+            m.layerParameters += elements;
+        else
+            m.outsideLayers.push_back({before[i], elements, op.sharedParameter});
+    }
+    const ParametersBesideTheGraph beside = parametersBesideTheGraph(config);
+    m.parametersCount += double(beside.total());
+    m.outsideLayers.push_back({0, double(beside.beforeLayers), false});
+    m.outsideLayers.push_back({config.layers + config.decoderLayers, double(beside.afterLayers), false});
     m.weightsBytes = m.parametersCount * kFloatBytes;
 
     const auto graph = buildModelGraph(config, options);

@@ -278,17 +278,35 @@ std::vector<GraphKernel> buildModelGraph(const ModelConfig& c, const GraphOption
     return kernels;
 }
 
-long long parametersBesideTheGraph(const ModelConfig& c)
+std::vector<long long> layersBefore(const std::vector<GraphKernel>& graph, const ModelConfig& config)
+{
+    const long long stackLayers[] = {config.layers, config.decoderLayers}; // runs of layers, in graph order
+    std::vector<long long> out;
+    out.reserve(graph.size());
+    long long stacksBegun = 0, layersEnded = 0;
+    bool inStack = false;
+    for (const auto& k : graph) {
+        if (k.perLayer && !inStack) // a stack begins
+            ++stacksBegun;
+        if (!k.perLayer && inStack) // a stack ends
+            layersEnded += stackLayers[std::min<long long>(stacksBegun - 1, 1)];
+        inStack = k.perLayer;
+        out.push_back(layersEnded);
+    }
+    return out;
+}
+
+ParametersBesideTheGraph parametersBesideTheGraph(const ModelConfig& c)
 {
     if (c.family == "gpt2") // wpe; the LM head has no bias
-        return c.maxPositions * c.hidden - c.vocab;
+        return {c.maxPositions * c.hidden, -c.vocab};
     if (c.family == "bert") // position and token-type tables
-        return (c.maxPositions + c.tokenTypes) * c.hidden;
+        return {(c.maxPositions + c.tokenTypes) * c.hidden, 0};
     if (c.family == "opt") { // OPT's position table keeps two rows more (its padding offset)
         const bool projected = c.wordProjection != c.hidden; // project_in/out have no biases
-        return (c.maxPositions + 2) * c.hidden - c.vocab - (projected ? c.hidden + c.wordProjection : 0);
+        return {(c.maxPositions + 2) * c.hidden - (projected ? c.hidden : 0), -c.vocab - (projected ? c.wordProjection : 0)};
     }
-    return 0;
+    return {};
 }
 
 } // namespace gpuforecast

@@ -25,19 +25,33 @@ ModelConfig tensorShard(ModelConfig c, long long tp)
     return c;
 }
 
-// One GPU's memory in a pipeline: its stage holds 1/p of the layers' weights, gradients, optimizer
-// state and (for all m micro-batches) KV cache, and in training keeps the activations of the
-// micro-batches in flight: all m of them under GPipe (every forward runs before any backward), at
-// most p under 1F1B. The embedding and head sit on the first and last stage and are spread evenly
-// here, which slightly favours those two stages.
+// The pipeline stage that runs what comes after `layersBefore` of the model's `totalLayers`
+// layers: the stage holding the next layer, the last after the last layer.
+std::size_t stageAfter(long long layersBefore, long long totalLayers, long long stages)
+{
+    return layersBefore >= totalLayers ? std::size_t(stages - 1) : std::size_t(layersBefore * stages / totalLayers);
+}
+
+// One GPU's memory in a pipeline, on the stage that holds the most: its 1/p of the layers'
+// weights, gradients and optimizer state with what sits outside the layers on that stage (the
+// embedding on the first, the head on the last; spread evenly, a 128k vocabulary's table had
+// made a stage that holds 40% more look as if it fitted), its layers' KV cache for all m
+// micro-batches, and in training the activations of the micro-batches in flight: all m of them
+// under GPipe (every forward runs before any backward), at most p under 1F1B.
 // `m` is one micro-batch's memory on one GPU of the layout, over every layer of the model.
-MemoryEstimate stageMemory(MemoryEstimate m, const ParallelLayout& layout, bool training)
+MemoryEstimate stageMemory(MemoryEstimate m, const ParallelLayout& layout, bool training, long long totalLayers)
 {
     const double p = double(layout.pp), micro = double(layout.microbatches);
-    m.parametersCount /= p;
-    m.weightsBytes /= p;
-    m.gradientsBytes /= p;
-    m.optimizerBytes /= p;
+    if (layout.pp > 1 && m.parametersCount > 0) {
+        std::vector<double> held(std::size_t(layout.pp), m.layerParameters / p);
+        for (const auto& placed : m.outsideLayers) // a tied head's table too: its stage keeps a copy
+            held[stageAfter(placed.layersBefore, totalLayers, layout.pp)] += placed.count;
+        const double share = *std::max_element(held.begin(), held.end()) / m.parametersCount;
+        m.parametersCount *= share;
+        m.weightsBytes *= share;
+        m.gradientsBytes *= share;
+        m.optimizerBytes *= share;
+    }
     // A stage keeps the keys and values of its own layers for every micro-batch: the whole batch's
     // cache, which generation reads next. Taken for one micro-batch, a 13B model at batch 32 in 32
     // micro-batches was said to fit a 40 GB card with 0.84 GB of cache instead of 26.8.
@@ -234,24 +248,21 @@ ParallelForecast forecastParallel(const Forecaster& forecaster, const ModelConfi
     // micro-batch the step is the sum of the stages either way; with more, the busiest stage no
     // longer carries the embedding's m launches.
     const double p = double(layout.pp), m = double(layout.microbatches);
-    const long long stackLayers[] = {config.layers, config.decoderLayers}; // runs of layers, in graph order
     const long long totalLayers = config.layers + config.decoderLayers;
     double layerSeconds = 0;
     std::vector<double> otherSeconds(std::size_t(layout.pp), 0.0);
     std::vector<std::size_t> stageOf;
     stageOf.reserve(r.perGpu.ops.size());
-    long long stacksBegun = 0, layersEnded = 0; // layers of the stacks that ended before this op
-    bool inStack = false;
-    for (const auto& op : r.perGpu.ops) {
-        if (op.op.perLayer && !inStack) // a stack begins
-            ++stacksBegun;
-        if (!op.op.perLayer && inStack) // a stack ends
-            layersEnded += stackLayers[std::min<long long>(stacksBegun - 1, 1)];
-        inStack = op.op.perLayer;
+    std::vector<GraphKernel> graph;
+    graph.reserve(r.perGpu.ops.size());
+    for (const auto& op : r.perGpu.ops)
+        graph.push_back(op.op);
+    const std::vector<long long> before = layersBefore(graph, config);
+    for (std::size_t i = 0; i < r.perGpu.ops.size(); ++i) {
+        const auto& op = r.perGpu.ops[i];
         // A non-layer op runs on the stage holding the next layer after it (the last stage after
         // the last layer); a per-layer op's stage is unused (layers are spread over all stages).
-        const std::size_t stage = layersEnded >= totalLayers ? std::size_t(layout.pp - 1)
-                                                             : std::size_t(layersEnded * layout.pp / totalLayers);
+        const std::size_t stage = stageAfter(before[i], totalLayers, layout.pp);
         stageOf.push_back(stage);
         if (op.op.perLayer)
             layerSeconds += op.totalSeconds();
@@ -305,13 +316,13 @@ ParallelForecast forecastParallel(const Forecaster& forecaster, const ModelConfi
         const double hops = (options.training ? 2 : 1) * (p - 1);
         r.pipelineCommSeconds = hops * m * sendReceiveSeconds(activationBytes, bw, lat);
     }
-    if (layout.dp > 1 && options.training) {
-        const double gradientBytes = r.perGpu.memory.parametersCount * kFloatBytes / p;
+    r.step.memory = stageMemory(r.perGpu.memory, layout, options.training, totalLayers);
+    if (layout.dp > 1 && options.training) { // each stage's replicas at once: the largest stage's gradients
+        const double gradientBytes = r.step.memory.parametersCount * kFloatBytes;
         r.dataCommSeconds = ringAllReduceSeconds(gradientBytes, layout.dp, bw, lat);
     }
     r.step.commSeconds = r.commSeconds();
     r.step.bubbleSeconds = r.bubbleSeconds;
-    r.step.memory = stageMemory(r.perGpu.memory, layout, options.training);
     return r;
 }
 

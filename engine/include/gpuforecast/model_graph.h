@@ -48,11 +48,23 @@ GraphCheck graphCheckOf(const ModelConfig& config);
 // position tables (and BERT's token-type table) whose lookups the reference trace does not list,
 // less the biases the trace lists for every Linear where the model has none (GPT-2's and OPT's
 // LM head, OPT's word projections). estimateMemory adds it to the accumulated elements, which
-// were 0.16% short for GPT-2. Signed; 0 for families whose graph lists every parameter.
-long long parametersBesideTheGraph(const ModelConfig& config);
+// were 0.16% short for GPT-2. Signed; 0 for families whose graph lists every parameter. Split by
+// where they sit, for a pipeline's stages: the tables and OPT's input projection before the
+// layers, the head and OPT's output projection after them.
+struct ParametersBesideTheGraph {
+    long long beforeLayers = 0, afterLayers = 0;
+    long long total() const { return beforeLayers + afterLayers; }
+};
+ParametersBesideTheGraph parametersBesideTheGraph(const ModelConfig& config);
 
 // Throws ForecastError naming the field when batch or seq is out of range (seq beyond the learned
 // position table, or token counts whose kernels could not be forecast).
 std::vector<GraphKernel> buildModelGraph(const ModelConfig& config, const GraphOptions& options);
+
+// For each kernel of `graph`, in graph order, how many of the model's repeated layers (encoder's,
+// then decoder's) end before it: 0 before the first layer (the embedding), all of them after the
+// last (the final norm, the head), the encoder's between an encoder-decoder's stacks. What a
+// pipeline's stages split (parallel.cpp) and where the kernels outside the layers run.
+std::vector<long long> layersBefore(const std::vector<GraphKernel>& graph, const ModelConfig& config);
 
 } // namespace gpuforecast
