@@ -264,6 +264,29 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ForecastError, load(config("llama", R"(, "max_position_embeddings": 0)").c_str()));
     }
 
+    // rope_scaling stretches a rotary model's context: Qwen2.5's YaRN by 4 runs 131072 tokens, and
+    // the note had said a 65536-token forecast ran past what the model was trained for.
+    void ropeScalingStretchesTheContext()
+    {
+        const auto load = [](const char* extra) {
+            const std::string text = QString(R"({"model_type": "qwen2", "num_hidden_layers": 2, "hidden_size": 64,
+                "num_attention_heads": 4, "num_key_value_heads": 4, "intermediate_size": 128, "vocab_size": 100,
+                "max_position_embeddings": 32768%1})").arg(extra).toStdString();
+            return modelConfigFromJson(nlohmann::json::parse(text), "config.json");
+        };
+        const ModelConfig yarn = load(R"(, "rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768})");
+        QCOMPARE(yarn.scaledPositions, 131072LL);
+        QVERIFY(yarn.beyondContextNote(65536).empty());
+        const std::string past = yarn.beyondContextNote(131073);
+        QVERIFY2(past.find("longer than the 131072 positions the config's rope_scaling stretches") != std::string::npos, past.c_str());
+        const ModelConfig linear = load(R"(, "rope_scaling": {"type": "linear", "factor": 2})"); // from max_position_embeddings
+        QCOMPARE(linear.scaledPositions, 65536LL);
+        QVERIFY(linear.beyondContextNote(65536).empty());
+        QVERIFY(!load("").beyondContextNote(32769).empty()); // without it, the advertised 32768
+        QVERIFY(!load(R"(, "rope_scaling": null)").beyondContextNote(32769).empty());
+        QVERIFY_THROWS_EXCEPTION(ForecastError, load(R"(, "rope_scaling": {"factor": "four"})")); // named, not ignored
+    }
+
     // A LLaMA-style config without num_key_value_heads gets its transformers config class's
     // default, which is not always "no grouping"; one that cannot divide the heads is refused.
     void keyValueHeadsDefaultAsInTransformers()

@@ -255,6 +255,17 @@ void readLlamaLike(ModelConfig& c, const json& j, const Context& ctx)
         c.maxPositions =
             json_fields::optionalInteger(j, ctx, "max_sequence_length", 1, kMaxPositions)
                 .value_or(defaultPositions(c.family));
+    // rope_scaling stretches the rotary positions past max_position_embeddings (Qwen2.5's YaRN by
+    // 4: 32768 -> 131072; a linear factor the same): the context note counts the stretched length.
+    // Llama 3.1's "llama3" scaling already advertises its stretched length there.
+    if (const auto it = j.find("rope_scaling"); it != j.end() && it->is_object()) {
+        const json_fields::Context scaling = ctx.child("rope_scaling");
+        const auto factor = json_fields::optionalNumber(*it, scaling, "factor", 0, 1e6);
+        const auto original = json_fields::optionalInteger(*it, scaling, "original_max_position_embeddings", 1, kMaxPositions);
+        if (factor && *factor > 1)
+            c.scaledPositions = std::max(c.maxPositions,
+                                         std::min(kMaxPositions, (long long)(double(original.value_or(c.maxPositions)) * *factor)));
+    }
     // Gemma names its activation hidden_activation (older files: hidden_act, whose "gelu" the
     // model ran as the tanh approximation); both are one kernel here.
     if (c.family == "gemma" && j.contains("hidden_activation") && !j["hidden_activation"].is_null())
@@ -393,11 +404,15 @@ std::string ModelConfig::precisionDifference() const
 
 std::string ModelConfig::beyondContextNote(long long seq) const
 {
-    if (learnedPositions || maxPositions <= 0 || maxPositions >= kMaxPositions || seq <= maxPositions)
+    const long long context = std::max(maxPositions, scaledPositions);
+    if (learnedPositions || context <= 0 || context >= kMaxPositions || seq <= context)
         return {};
-    return "sequence " + std::to_string(seq) + " is longer than the " + std::to_string(maxPositions) +
-           " positions the config advertises (max_position_embeddings): its rotary positions run past them, "
-           "but the model was not trained that long; the forecast is of the kernels either way";
+    const std::string advertised = scaledPositions > maxPositions
+                                       ? " positions the config's rope_scaling stretches its rotary positions to"
+                                       : " positions the config advertises (max_position_embeddings)";
+    return "sequence " + std::to_string(seq) + " is longer than the " + std::to_string(context) + advertised +
+           ": its rotary positions run past them, but the model was not trained that long; the forecast is of the "
+           "kernels either way";
 }
 
 std::string modelNameForFile(const std::string& path, const nlohmann::json& config)

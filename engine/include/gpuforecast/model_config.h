@@ -31,6 +31,7 @@ struct ModelConfig {
     long long intermediate = 0; // FFN width (per expert for MoE)
     long long vocab = 0;
     long long maxPositions = 0; // learned position table size (rotary models: advertised context)
+    long long scaledPositions = 0; // rotary models: the context rope_scaling stretches it to; 0 without
     std::string activation;     // gelu_new | gelu | relu | silu
     bool gatedMlp = false;      // SwiGLU: down(act(gate(x)) * up(x))
     bool rmsNorm = false;       // RMSNorm instead of LayerNorm
