@@ -1368,6 +1368,48 @@ private slots:
         }
     }
 
+    // On a layout the memory is one GPU's: "does NOT fit (684.0 GiB)" beside an 8 x 141 GB server
+    // read as the whole server's need. Compare's hover says per GPU and what one GPU holds, and
+    // Sensitivity's note per GPU; on one GPU neither says "per GPU".
+    void memoryIsSaidPerGpuOnALayout()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(!session.setModel("llama2_70b"));
+        QVERIFY(!session.setOptions(GraphOptions{8, 2048, true, false}));
+        ParallelLayout tp8;
+        tp8.tp = 8;
+        QVERIFY(!session.setLayout(tp8));
+        session.setSelectedGpus({"H200-SXM-141GB"});
+        QVERIFY(!session.forecasts()->front().fits());
+        CompareChart compare(&session);
+        SensitivityChart sensitivity(&session);
+        sensitivity.setGpu("H200-SXM-141GB");
+        for (ChartWidget* chart : std::initializer_list<ChartWidget*>{&compare, &sensitivity}) {
+            chart->resize(1400, 700);
+            chart->show();
+            QVERIFY(QTest::qWaitForWindowExposed(chart));
+        }
+        const auto said = [&] {
+            compare.plot()->replot(QCustomPlot::rpImmediateRefresh);
+            sensitivity.plot()->replot(QCustomPlot::rpImmediateRefresh);
+            QString label, note; // the bar's label has its details whole at this width
+            for (int i = 0; i < compare.plot()->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i)); t && t->text().contains("fit"))
+                    label = t->text();
+            for (int i = 0; i < sensitivity.plot()->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(sensitivity.plot()->item(i)); t && t->objectName() == "noEffect" && t->text().contains("fit"))
+                    note = t->text();
+            return std::pair{label, note};
+        };
+        const auto [label, note] = said();
+        QVERIFY2(label.contains(QRegularExpression(R"(does NOT fit \([0-9]+\.[0-9] of 141 GiB per GPU\))")), qPrintable(label));
+        QVERIFY2(note.contains(QRegularExpression(R"(needs [0-9]+\.[0-9] GiB per GPU\))")), qPrintable(note));
+        QVERIFY(!session.setLayout(ParallelLayout{}));
+        const auto [oneLabel, oneNote] = said();
+        QVERIFY2(oneLabel.contains(" of 141 GiB)") && !oneLabel.contains("per GPU"), qPrintable(oneLabel));
+        QVERIFY2(oneNote.contains("GiB)") && !oneNote.contains("per GPU"), qPrintable(oneNote));
+    }
+
     // LLaMA-2 70B training on a 4 x 2 layout in the chart area of a 1024 x 640 window (about
     // 640 x 240): every caption and note in a form that fits, where the Breakdown's caption lost
     // its model name off the left edge and Sensitivity's memory note ran into its row label, cut

@@ -218,7 +218,12 @@ QStringList CompareChart::barDetails(std::size_t g, const LatencyUnit& unit) con
         if (spec->priceUsd && *spec->priceUsd > 0)
             lines << tr("%1 per $1k").arg(formatRate(tokensPerSecond / (*spec->priceUsd * gpus / 1e3), tokens));
     }
-    lines << (f.fits() ? tr("fits in memory") : tr("does NOT fit (%1 GiB)").arg(f.memory.totalBytes() / GpuSpec::kBytesPerGiB, 0, 'f', 1));
+    // Against what the GPU holds, and per GPU on a layout: "does NOT fit (684.0 GiB)" beside an
+    // 8 x 141 GB server read as the whole server's need.
+    const QString need = QString::number(f.memory.totalBytes() / GpuSpec::kBytesPerGiB, 'f', 1);
+    const QString held = QString::number(f.gpuMemoryBytes / GpuSpec::kBytesPerGiB, 'g', 4);
+    const QString perGpu = session_->layout().gpus() > 1 ? tr(" per GPU") : QString();
+    lines << (f.fits() ? tr("fits in memory (%1 of %2 GiB%3)") : tr("does NOT fit (%1 of %2 GiB%3)")).arg(need, held, perGpu);
     if (const Coverage level = coverage(f).level; level != Coverage::Within) // the what-if panel's words
         lines << (level == Coverage::Beyond ? tr("beyond the measured GPUs (hover)") : tr("near the edge of the measured GPUs (hover)"));
     // A sheet with no efficiency basis, read from its per-SM rates: an A100 with twice the SMs,

@@ -57,7 +57,10 @@ void SensitivityChart::rebuild()
     const auto forecasts = session_->forecasts();
     if (const qsizetype at = session_->selectedGpus().indexOf(gpuId_); at >= 0 && std::size_t(at) < forecasts->size()) {
         const ModelForecast& f = (*forecasts)[std::size_t(at)];
-        const QString needs = tr("%1 GiB").arg(f.memory.totalBytes() / GpuSpec::kBytesPerGiB, 0, 'f', 1);
+        // Per GPU on a layout, as the CLI says: "needs 393.2 GiB" read as the server's need.
+        const QString needs = tr("%1 GiB%2")
+                                  .arg(f.memory.totalBytes() / GpuSpec::kBytesPerGiB, 0, 'f', 1)
+                                  .arg(session_->layout().gpus() > 1 ? tr(" per GPU") : QString());
         if (!f.fits())
             memoryNote = QStringList{tr("no effect on time, but the model does NOT fit (needs %1)").arg(needs),
                                      tr("does NOT fit (needs %1)").arg(needs), tr("does NOT fit")};
