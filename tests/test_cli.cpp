@@ -1261,6 +1261,33 @@ private slots:
         QVERIFY2(tp.out.section('\n', 0, 0).endsWith(", FP32") && !tp.out.contains("torch_dtype"), qPrintable(tp.out));
     }
 
+    // A config.json goes by its _name_or_path, which the user never typed: a layout or step it
+    // refuses names the file too (it had said "Mixtral-8x7B-v0.1: parallel layout: ...").
+    void refusalsOfAConfigFileNameTheFile()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("hub/snap"));
+        QFile bundled(QString(GPUFORECAST_RESOURCES) + "/models/mistral_7b.json");
+        QVERIFY(bundled.open(QIODevice::ReadOnly));
+        QJsonObject config = QJsonDocument::fromJson(bundled.readAll()).object();
+        config["_name_or_path"] = "mistralai/Mistral-7B-v0.1";
+        const QString path = dir.filePath("hub/snap/config.json");
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(config).toJson());
+        out.close();
+        const Run tp = cli({"predict", "--model", path, "--gpu", "T4", "--seq", "64", "--tp", "3"});
+        QCOMPARE(tp.code, 2);
+        QVERIFY2(tp.err.contains(path + " (Mistral-7B-v0.1): parallel layout: tp 3 does not divide the 32 attention heads"),
+                 qPrintable(tp.err));
+        const Run big = cli({"predict", "--model", path, "--gpu", "T4", "--seq", "16777216", "--batch", "1048576"});
+        QCOMPARE(big.code, 2);
+        QVERIFY2(big.err.contains(path + " (Mistral-7B-v0.1): batch x seq: step too large"), qPrintable(big.err));
+        // A bundled model is named as it was asked for.
+        const Run named = cli({"predict", "--model", "mistral_7b", "--gpu", "T4", "--seq", "64", "--tp", "3"});
+        QVERIFY2(named.err.contains("gpuforecast-cli: mistral_7b: parallel layout: tp 3"), qPrintable(named.err));
+    }
+
     // A rotary model runs past its advertised context, as GPT-2 and BERT (which refuse) do not:
     // forecast, with a note; at the context itself, none.
     void predictSaysWhenASequenceOutrunsTheContext()

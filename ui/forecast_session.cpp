@@ -249,8 +249,9 @@ std::optional<QString> ForecastSession::fitLayoutTo(const ModelConfig& model, co
     layout = fitted;
     // validateLayout names the model and the field ("gpt2_large: parallel layout: ..."); here the
     // reason alone reads on.
-    QString reason = *problem;
-    reason.remove(QString::fromStdString(model.id.empty() ? "layout" : model.id) + ": parallel layout: ");
+    const QString marker = QStringLiteral("parallel layout: ");
+    const qsizetype at = problem->indexOf(marker);
+    const QString reason = at < 0 ? *problem : problem->mid(at + marker.size());
     return tr("%1, as %2").arg(moved.join(", "), reason);
 }
 
@@ -445,7 +446,8 @@ std::optional<QString> ForecastSession::setModel(const QString& idOrPath, Fit fi
     if (!bundled && bundledModels_.contains(name)) // a folder named "bert": not the bundled bert
         name += tr(" (config.json)");
     QString adjustment;
-    if (auto error = installModel(config, name, bundled, path, fit, &adjustment))
+    // A bundled model is named by its name in errors, not by a path under the install folder.
+    if (auto error = installModel(config, name, bundled, bundled ? name : path, fit, &adjustment))
         return error;
     if (model_ && !selected_.isEmpty())
         recompute();

@@ -237,8 +237,7 @@ std::vector<GraphKernel> buildModelGraph(const ModelConfig& c, const GraphOption
     if (c.learnedPositions && o.seq > c.maxPositions) {
         // A config read from a file is named by it, as every other error about the file is (the
         // model's name alone, "mybert", left the user to find which file said 512).
-        const bool fromFile = !c.source.empty() && c.source != c.id;
-        throwInputError(fromFile ? c.source + " (" + where + ")" : where, "seq",
+        throwInputError(c.errorSource(), "seq",
                         std::to_string(o.seq) + " tokens exceed the model's " + std::to_string(c.maxPositions) +
                             " learned positions (its " + (c.family == "gpt2" ? "n_positions" : "max_position_embeddings") + ")");
     }
@@ -266,13 +265,18 @@ std::vector<GraphKernel> buildModelGraph(const ModelConfig& c, const GraphOption
             validateKernel(k.kernel, k.node);
         } catch (const ForecastError& e) {
             // Too large at one token, it is the model (a 10^6-wide embedding table), not the step.
-            if (o.batch == 1 && o.seq == 1)
-                throwInputError(c.source.empty() ? where : c.source, "model",
-                                std::string("too large to forecast (") + e.what() + ")");
+            // Named by the fields that size it: "model" and a kernel's dimension left the user to
+            // work out that a 16M vocabulary times the width was the cause.
+            if (o.batch == 1 && o.seq == 1) {
+                const bool table = k.node.rfind("embed", 0) == 0 || k.node == "lm_head";
+                throwInputError(c.source.empty() ? where : c.source,
+                                table ? "vocab_size x hidden_size" : "hidden_size, intermediate_size and heads",
+                                std::string("the model is too large to forecast, even for one token (") + e.what() + ")");
+            }
             GraphOptions oneToken = o;
             oneToken.batch = oneToken.seq = 1;
             buildModelGraph(c, oneToken); // throws the message above when the model is the cause
-            throwInputError(where, "batch x seq", std::string("step too large to forecast (") + e.what() + ")");
+            throwInputError(c.errorSource(), "batch x seq", std::string("step too large to forecast (") + e.what() + ")");
         }
     }
     return kernels;

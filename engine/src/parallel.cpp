@@ -113,7 +113,7 @@ ParallelLayout parseParallelLayout(const std::string& text, const std::string& s
 
 void validateLayout(const ModelConfig& c, const GraphOptions& o, const ParallelLayout& l)
 {
-    const std::string src = c.id.empty() ? "layout" : c.id;
+    const std::string src = c.id.empty() && c.source.empty() ? "layout" : c.errorSource();
     auto need = [&](bool ok, const std::string& what) {
         if (!ok)
             throwInputError(src, "parallel layout", what);

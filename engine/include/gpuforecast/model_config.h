@@ -22,6 +22,13 @@ struct ModelConfig {
     std::string id;     // file stem, or "<input>"
     std::string family; // gpt2 | bert | opt | switch | llama | mistral | mixtral | qwen2 | qwen3 | gemma | phi3
     std::string source; // where it was read from, for error messages
+    // What errors about the model name: "path/config.json (Mixtral-8x7B-v0.1)" for a file whose
+    // model goes by another name (the user typed the path, not the name), else the name.
+    std::string errorSource() const
+    {
+        const std::string name = id.empty() ? std::string("<model>") : id;
+        return !source.empty() && source != id ? source + " (" + name + ")" : name;
+    }
 
     long long layers = 0;       // transformer blocks (switch: encoder blocks; decoderLayers below)
     long long hidden = 0;       // model width
