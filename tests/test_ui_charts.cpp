@@ -990,6 +990,21 @@ private slots:
         for (int i = 0; i < compare.plot()->itemCount(); ++i)
             hatched += compare.plot()->item(i)->objectName() == "doesNotFit";
         QCOMPARE(hatched, 3);
+        // Breakdown hatches the same three (its bars had looked like those that fit), normalised too.
+        BreakdownChart breakdown(&session);
+        QList<double> notFitting;
+        for (std::size_t g = 0; g < session.forecasts()->size(); ++g)
+            if (!(*session.forecasts())[g].fits())
+                notFitting << double(g + 1);
+        QCOMPARE(notFitting, (QList<double>{1, 3, 4})); // the RTX 4090, T4 and P4
+        for (const bool normalised : {false, true}) {
+            breakdown.setNormalized(normalised);
+            QList<double> hatchedGpus;
+            for (int i = 0; i < breakdown.plot()->itemCount(); ++i)
+                if (auto* rect = qobject_cast<QCPItemRect*>(breakdown.plot()->item(i)); rect && rect->objectName() == "doesNotFit")
+                    hatchedGpus << (rect->topLeft->coords().x() + rect->bottomRight->coords().x()) / 2;
+            QCOMPARE(hatchedGpus, notFitting);
+        }
 
         // Past three hours, hours, ticked at round hours (at round milliseconds they read 13.8889,
         // 27.7778, ... h): Llama 3 8B training at 512 x 8192 on a P4 takes 63 h a step.

@@ -107,6 +107,14 @@ void BreakdownChart::rebuild()
         top = std::max(top, sum);
     }
     top_ = top;
+    // As on Compare: a GPU the model does not fit looked like one it does here.
+    for (std::size_t g = 0; g < forecasts->size(); ++g)
+        if (!(*forecasts)[g].fits()) {
+            double sum = 0;
+            for (const auto& row : values_)
+                sum += row[g];
+            hatchDoesNotFit(plot_, double(g + 1), 0.6, sum, 0);
+        }
     sayWhenNoGpuIsTicked(tr("see where their step time goes"));
     drawHighlight(*forecasts);
     fitToLayout();
@@ -227,10 +235,13 @@ void BreakdownChart::showToolTip(QMouseEvent* event)
     for (std::size_t c = 0; c < values_.size(); ++c) {
         const double v = values_[c][std::size_t(g)];
         if (y >= base && y < base + v) {
+            const auto forecasts = session_->forecasts();
+            const bool fits = std::size_t(g) >= forecasts->size() || (*forecasts)[std::size_t(g)].fits();
             QToolTip::showText(event->globalPosition().toPoint(),
-                               QString("%1\n%2: %3")
+                               QString("%1\n%2: %3%4")
                                    .arg(gpuNames_[g], rowLabel(c))
-                                   .arg(normalized_->isChecked() ? QString("%1 %").arg(v, 0, 'f', 2) : formatMs(v, 2)),
+                                   .arg(normalized_->isChecked() ? QString("%1 %").arg(v, 0, 'f', 2) : formatMs(v, 2))
+                                   .arg(fits ? QString() : tr("\nThe model does NOT fit in this GPU's memory (hatched)")),
                                plot_);
             return;
         }

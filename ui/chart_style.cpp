@@ -251,4 +251,14 @@ void nameHiddenTwins(const std::vector<QCPGraph*>& graphs)
             }
 }
 
+void hatchDoesNotFit(QCustomPlot* plot, double key, double width, double top, double bottom)
+{
+    auto* hatch = new QCPItemRect(plot);
+    hatch->setObjectName("doesNotFit");
+    hatch->topLeft->setCoords(key - width / 2, top);
+    hatch->bottomRight->setCoords(key + width / 2, bottom);
+    hatch->setPen(QPen(QColor(213, 94, 0), 1.5)); // the charts' vermillion: a warning
+    hatch->setBrush(QBrush(QColor(255, 255, 255, 200), Qt::BDiagPattern));
+}
+
 } // namespace gpuforecast::ui

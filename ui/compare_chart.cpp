@@ -115,16 +115,9 @@ void CompareChart::rebuild()
     bars_->setData(keys, heights, true);
     // A GPU the model does not fit looked like one it does: its bar is hatched over, so a glance
     // at the fastest bar does not pick a GPU that cannot run the step.
-    for (int g = 0; g < values.size(); ++g) {
-        if ((*forecasts)[std::size_t(g)].fits())
-            continue;
-        auto* hatch = new QCPItemRect(plot_);
-        hatch->setObjectName("doesNotFit");
-        hatch->topLeft->setCoords(keys[g] - bars_->width() / 2, values[g]);
-        hatch->bottomRight->setCoords(keys[g] + bars_->width() / 2, bottom_);
-        hatch->setPen(QPen(QColor(213, 94, 0), 1.5)); // the charts' vermillion: a warning
-        hatch->setBrush(QBrush(QColor(255, 255, 255, 200), Qt::BDiagPattern));
-    }
+    for (int g = 0; g < values.size(); ++g)
+        if (!(*forecasts)[std::size_t(g)].fits())
+            hatchDoesNotFit(plot_, keys[g], bars_->width(), values[g], bottom_);
     plot_->yAxis->setScaleType(logScale() ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     const LatencyUnit unit = latencyUnitFor(top);
     setLatencyTicker(plot_->yAxis, unit, logScale());
