@@ -581,6 +581,25 @@ private slots:
         QCOMPARE(session.selectedGpus(), gpusBefore);
     }
 
+    // A scenario's model given as a path (the CLI's habit) or misspelt says what a scenario takes:
+    // a bundled name, or the config itself under "model_config".
+    void scenarioModelThatIsNoBundledNameSaysWhatIsTaken()
+    {
+        QTemporaryDir dir;
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        for (const auto& [model, expected] : {std::pair{QString("/models/llama3_8b.json"), QString("under \"model_config\"")},
+                                              std::pair{QString("gpt2_larg"), QString("(did you mean gpt2_large?)")}}) {
+            const QString path = dir.filePath("model.json");
+            QVERIFY(writeText(path, QString(R"({"format": "gpuforecast-scenario-1", "model": "%1", "batch": 1, "seq": 128,
+                                               "mode": "inference", "gpus": ["T4"]})").arg(model).toUtf8()));
+            QVERIFY(!window.openScenario(path)); // refused
+            const QString said = window.statusBar()->currentMessage();
+            QVERIFY2(said.contains("model: '" + model + "' is no bundled model") && said.contains(expected), qPrintable(said));
+            QCOMPARE(session.modelName(), QString("gpt2_large")); // kept
+        }
+    }
+
     // A misspelt "parallel" opened as one GPU without a word; it still opens, and the status bar
     // names the key and what it likely meant.
     void scenarioWithAMisspeltKeySaysSo()

@@ -117,8 +117,16 @@ std::optional<QString> ForecastSession::applyScenario(const Scenario& sc)
     // Check everything before touching anything: a bad file must leave the session as it was.
     const QString name = QString::fromStdString(sc.model);
     const bool bundled = sc.modelConfig.is_null();
-    if (bundled && !bundledModels_.contains(name))
-        return QString("model: '%1' is neither bundled nor embedded in the scenario").arg(name);
+    if (bundled && !bundledModels_.contains(name)) {
+        // A path here is the CLI's habit (--model path/config.json); a scenario carries its own
+        // model's config inside, and the message had not said under which key.
+        std::vector<std::string> known;
+        for (const QString& m : bundledModels_)
+            known.push_back(m.toStdString());
+        return QString("model: '%1' is no bundled model%2; a model of your own goes into the scenario itself, its "
+                       "config.json's contents under \"model_config\" (as File > Save scenario writes it)")
+            .arg(name, QString::fromStdString(json_fields::didYouMean(sc.model, known)));
+    }
     nlohmann::json config = sc.modelConfig;
     try {
         if (bundled) {
