@@ -287,6 +287,21 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ForecastError, load(R"(, "rope_scaling": {"factor": "four"})")); // named, not ignored
     }
 
+    // Llama's mlp_bias adds a bias to gate, up and down in every layer; it had been dropped
+    // without a word, while attention_bias was honoured.
+    void llamaMlpBiasIsHonoured()
+    {
+        nlohmann::json j = nlohmann::json::parse(readFile(std::string(GPUFORECAST_RESOURCES) + "/models/llama3_8b.json"));
+        const ModelConfig plain = modelConfigFromJson(j, "llama.json");
+        j["mlp_bias"] = true;
+        const ModelConfig biased = modelConfigFromJson(j, "llama.json");
+        const GraphOptions o{1, 16, false, false};
+        const double added = estimateMemory(biased, o).parametersCount - estimateMemory(plain, o).parametersCount;
+        QCOMPARE(added, double(plain.layers * (2 * plain.intermediate + plain.hidden))); // 32 x (2 x 14336 + 4096)
+        j["mlp_bias"] = "yes";
+        QVERIFY_THROWS_EXCEPTION(ForecastError, modelConfigFromJson(j, "llama.json"));
+    }
+
     // A LLaMA-style config without num_key_value_heads gets its transformers config class's
     // default, which is not always "no grouping"; one that cannot divide the heads is refused.
     void keyValueHeadsDefaultAsInTransformers()

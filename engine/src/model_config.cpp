@@ -281,6 +281,9 @@ void readLlamaLike(ModelConfig& c, const json& j, const Context& ctx)
     c.rmsNorm = true;
     // Qwen2 has q/k/v biases whatever the file says; Phi-3 none (its config has no such field).
     c.attentionBias = c.family == "qwen2" || (c.family != "phi3" && optionalBool(j, ctx, "attention_bias", false));
+    // LlamaConfig's mlp_bias (transformers 4.41 on) puts biases on gate, up and down; no other
+    // family here has the field.
+    c.mlpBias = c.family == "llama" && optionalBool(j, ctx, "mlp_bias", false);
     if (c.family == "mixtral") {
         c.experts = json_fields::requireInteger(j, ctx, "num_local_experts", 1, kMaxExperts);
         c.expertsPerToken = json_fields::requireInteger(j, ctx, "num_experts_per_tok", 1, c.experts);

@@ -33,16 +33,16 @@ void rotary(Builder& g, const std::string& p, const ModelConfig& c, long long ro
 void gatedMlp(Builder& g, const std::string& p, const ModelConfig& c, long long rows)
 {
     if (c.fusedProjections) { // Phi-3: one GEMM, chunked in two views
-        g.linear(p + ".gate_up", rows, c.hidden, 2 * c.intermediate, false);
+        g.linear(p + ".gate_up", rows, c.hidden, 2 * c.intermediate, c.mlpBias);
     } else {
-        g.linear(p + ".gate", rows, c.hidden, c.intermediate, false);
-        g.linear(p + ".up", rows, c.hidden, c.intermediate, false);
+        g.linear(p + ".gate", rows, c.hidden, c.intermediate, c.mlpBias);
+        g.linear(p + ".up", rows, c.hidden, c.intermediate, c.mlpBias);
     }
     g.beginChain();
     activation(g, p + ".act", c.activation, rows, c.intermediate);
     g.vec(p + ".gate_mul", "mul", rows, c.intermediate);
     g.endChain();
-    g.linear(p + ".down", rows, c.intermediate, c.hidden, false);
+    g.linear(p + ".down", rows, c.intermediate, c.hidden, c.mlpBias);
 }
 
 // Mixtral's sparse block: softmax router, top-k, then a loop over experts that gathers the

@@ -44,6 +44,7 @@ struct ModelConfig {
     bool rmsNorm = false;       // RMSNorm instead of LayerNorm
     bool learnedPositions = false; // absolute position table: seq may not exceed maxPositions
     bool attentionBias = false; // q/k/v projections carry biases (Qwen2)
+    bool mlpBias = false;       // gate, up and down projections carry biases (Llama's mlp_bias)
     bool tiedHead = false;      // the LM head is the token embedding (tie_word_embeddings)
     bool fusedProjections = false; // one q/k/v and one gate/up projection (Phi-3's qkv_proj, gate_up_proj)
     bool scaledEmbedding = false;  // token embeddings times sqrt(hidden) before the first block (Gemma)
