@@ -278,7 +278,7 @@ private slots:
         QCOMPARE(yarn.scaledPositions, 131072LL);
         QVERIFY(yarn.beyondContextNote(65536).empty());
         const std::string past = yarn.beyondContextNote(131073);
-        QVERIFY2(past.find("longer than the 131072 positions the config's rope_scaling stretches") != std::string::npos, past.c_str());
+        QVERIFY2(past.find("longer than the 131072 positions the config's rope_scaling stretches its context to") != std::string::npos, past.c_str());
         const ModelConfig linear = load(R"(, "rope_scaling": {"type": "linear", "factor": 2})"); // from max_position_embeddings
         QCOMPARE(linear.scaledPositions, 65536LL);
         QVERIFY(linear.beyondContextNote(65536).empty());
@@ -775,7 +775,7 @@ private slots:
                 buildModelGraph(huge, {batch, 16, true, false}); // training: the table's gradient
                 QFAIL("a 10^6-wide model was accepted");
             } catch (const ForecastError& e) {
-                QVERIFY2(std::string(e.what()).find("wide.json: vocab_size x hidden_size: the model is too large to forecast, "
+                QVERIFY2(std::string(e.what()).find("wide.json: vocab_size x n_embd: the model is too large to forecast, "
                                                     "even for one token (embed.tokens: h: ") == 0,
                          e.what());
             }

@@ -852,6 +852,20 @@ private slots:
                 QVERIFY2(names.indexOf(QRegularExpression(QRegularExpression::escape(gpu) + "( .*)?")) >= 0,
                          qPrintable(name + " names no " + gpu + ": " + names.join(", ")));
         }
+        // Every bundled GPU: the legend never takes over 40% of the height above the plots (a review
+        // saw 243 of 330 px, and the chart grow past its room), and the chart keeps its size.
+        session.setSelectedGpus(session.bundledGpuIds());
+        for (ChartWidget* chart : std::initializer_list<ChartWidget*>{&waves, &roofline}) {
+            QTest::qWait(50);
+            chart->plot()->replot(QCustomPlot::rpImmediateRefresh);
+            QVERIFY2(chart->minimumSizeHint().height() <= 330 && chart->height() == 330,
+                     qPrintable(QString("%1: %2 px, at least %3").arg(chart->metaObject()->className()).arg(chart->height())
+                                    .arg(chart->minimumSizeHint().height())));
+            const QCPLegend* legend = chart->plot()->legend;
+            for (QCPAxisRect* rect : chart->plot()->axisRects())
+                QVERIFY(legend->outerRect().bottom() < rect->outerRect().top() ? legend->outerRect().height() <= 0.4 * 330
+                                                                               : legend->outerRect().left() > rect->outerRect().right());
+        }
         // Two GPUs: beside the plots again, in one column.
         session.setSelectedGpus({"T4", "A10"});
         for (ChartWidget* chart : std::initializer_list<ChartWidget*>{&waves, &roofline}) {

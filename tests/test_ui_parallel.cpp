@@ -206,6 +206,18 @@ private slots:
             seen << session.layout().pp;
         }
         QCOMPARE(seen, (QList<long long>{2, 3, 4, 6}));
+        // Micro-batches divide the batch of 8; past 8 the box's 2^20 is not searched (a press at
+        // the top took seconds).
+        pp->setValue(4);
+        auto* micro = window.findChild<QSpinBox*>("microbatches");
+        QVERIFY(micro && micro->maximum() > 1000000);
+        seen.clear();
+        for (int i = 0; i < 4; ++i) {
+            micro->stepUp();
+            seen << session.layout().microbatches;
+        }
+        QCOMPARE(seen, (QList<long long>{2, 4, 8, 8}));
+        micro->setValue(1);
         pp->setValue(1);
         dp->stepBy(2); // two presses at once: 2, then 4, never 3 (batch 8)
         QCOMPARE(session.layout().dp, 4LL);
@@ -245,7 +257,7 @@ private slots:
         QCOMPARE(session.modelName(), QString("gpt2_large"));
         QCOMPARE(session.layout().tp, 5LL);
         QCOMPARE(window.findChild<QSpinBox*>("tp")->value(), 5);
-        QVERIFY2(window.statusBar()->currentMessage().contains("Adjusted: For gpt2_large: TP 8 -> 5, as tp 8 does not divide the 20 attention heads"),
+        QVERIFY2(window.statusBar()->currentMessage().contains("Adjusted to suit gpt2_large: TP 8 -> 5, as tp 8 does not divide the 20 attention heads"),
                  qPrintable(window.statusBar()->currentMessage()));
         // A sequence of 2048, then BERT (512 learned positions): 512.
         QVERIFY(!session.setLayout(layout(1, 1, 1)).has_value());
@@ -255,7 +267,7 @@ private slots:
         QCOMPARE(session.modelName(), QString("bert_large"));
         QCOMPARE(session.options().seq, 512LL);
         QCOMPARE(seq->value(), 512);
-        QVERIFY2(window.statusBar()->currentMessage().contains("sequence length 2048 -> 512"), qPrintable(window.statusBar()->currentMessage()));
+        QVERIFY2(window.statusBar()->currentMessage().contains("Adjusted to suit bert_large: sequence length 2048 -> 512, as it has 512 learned positions"), qPrintable(window.statusBar()->currentMessage()));
         // When the message times out, the step times come back (the bar had stayed empty).
         window.statusBar()->clearMessage(); // what the message's timer does
         QVERIFY2(window.statusBar()->currentMessage().contains(" ms") || window.statusBar()->currentMessage().contains(" s"),

@@ -14,6 +14,8 @@
 namespace gpuforecast::ui {
 namespace {
 
+constexpr double kBarWidth = 0.6; // of the distance between two GPUs' bars
+
 QString rowLabel(std::size_t row)
 {
     if (row == kCommunicationRow)
@@ -88,7 +90,7 @@ void BreakdownChart::rebuild()
         bars->setName(rowLabel(c));
         bars->setPen(Qt::NoPen);
         bars->setBrush(rowBrush(c));
-        bars->setWidth(0.6);
+        bars->setWidth(kBarWidth);
         bars->setData(keys, QVector<double>(values_[c].begin(), values_[c].end()), true);
         if (below)
             bars->moveAbove(below);
@@ -105,16 +107,10 @@ void BreakdownChart::rebuild()
         for (const auto& row : values_)
             sum += row[g];
         top = std::max(top, sum);
+        if (!(*forecasts)[g].fits()) // as on Compare: it had looked like a GPU the model fits
+            hatchDoesNotFit(plot_, double(g + 1), kBarWidth, sum, 0);
     }
     top_ = top;
-    // As on Compare: a GPU the model does not fit looked like one it does here.
-    for (std::size_t g = 0; g < forecasts->size(); ++g)
-        if (!(*forecasts)[g].fits()) {
-            double sum = 0;
-            for (const auto& row : values_)
-                sum += row[g];
-            hatchDoesNotFit(plot_, double(g + 1), 0.6, sum, 0);
-        }
     sayWhenNoGpuIsTicked(tr("see where their step time goes"));
     drawHighlight(*forecasts);
     fitToLayout();

@@ -140,10 +140,9 @@ void applyChartStyle(QCustomPlot* plot)
             axis->setLabelColor(pal.color(QPalette::Text));
             axis->grid()->setPen(QPen(pal.color(QPalette::Mid), 0, Qt::DotLine));
         }
-        for (QCPLayoutElement* element : rect->insetLayout()->elements(false))
-            styleLegend(element);
     }
-    // A legend placed in the layout, beside or above the plots, is no axis rect's inset.
+    // Every legend, in an axis rect's insets or placed in the layout beside or above the plots
+    // (elements(true) reaches the insets too).
     for (QCPLayoutElement* element : plot->plotLayout()->elements(true))
         styleLegend(element);
     styleLegend(plot->legend); // and one between places

@@ -290,7 +290,9 @@ void ChartWidget::fitLegendPlacement()
     };
     const int aboveHeight = rowsAcross(true) * rowHeight(true) + legend->margins().top() + legend->margins().bottom() +
                             plot_->plotLayout()->rowSpacing();
-    const bool above = besideWidth(true) > chart.width() / 3 &&
+    // Nor where the rows would take over 40% of the height (every bundled GPU on a laptop's
+    // Roofline: 243 of 330 px, and the chart grew taller than its room).
+    const bool above = besideWidth(true) > chart.width() / 3 && aboveHeight <= 0.4 * chart.height() &&
                        double(chart.width()) * std::max(0, chart.height() - aboveHeight) > 1.1 * besideArea;
     // Above, the full names where they take no more rows ("T4 roof" says what the line is).
     const bool useShort = above ? rowsAcross(false) > rowsAcross(true) : shortBeside;
@@ -387,7 +389,9 @@ void ChartWidget::moveLegend(bool above)
         root->insertRow(0);
         root->addElement(0, 0, legend);
         root->setRowStretchFactors({0.001, 1}); // as tall as its rows, no taller
-        legend->setMinimumSize(1, 0); // never the chart's minimum width: the columns follow the width
+        // Never the chart's minimum size: the columns follow the width, and the rows were judged to
+        // fit this height (a smaller one is judged again).
+        legend->setMinimumSize(1, 1);
         besideHolder_->setMargins(QMargins());
     } else {
         root->simplify(); // the legend's empty row

@@ -214,7 +214,8 @@ QStringList CompareChart::barDetails(std::size_t g, const LatencyUnit& unit) con
     // Against what the GPU holds, and per GPU on a layout: "does NOT fit (684.0 GiB)" beside an
     // 8 x 141 GB server read as the whole server's need.
     const QString need = QString::number(f.memory.totalBytes() / GpuSpec::kBytesPerGiB, 'f', 1);
-    const QString held = QString::number(f.gpuMemoryBytes / GpuSpec::kBytesPerGiB, 'g', 4);
+    const double heldGiB = f.gpuMemoryBytes / GpuSpec::kBytesPerGiB; // a sheet's 141, or an edited 1.5
+    const QString held = QString::number(heldGiB, 'f', heldGiB == std::round(heldGiB) ? 0 : 1);
     const QString perGpu = session_->layout().gpus() > 1 ? tr(" per GPU") : QString();
     lines << (f.fits() ? tr("fits in memory (%1 of %2 GiB%3)") : tr("does NOT fit (%1 of %2 GiB%3)")).arg(need, held, perGpu);
     if (const Coverage level = coverage(f).level; level != Coverage::Within) // the what-if panel's words

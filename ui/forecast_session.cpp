@@ -17,14 +17,11 @@
 namespace gpuforecast::ui {
 namespace {
 
-// validateLayout's message instead of its exception.
-std::optional<QString> layoutProblem(const ModelConfig& model, const GraphOptions& options, const ParallelLayout& layout)
+// The engine's layoutProblem, in Qt's words.
+std::optional<QString> layoutRefusal(const ModelConfig& model, const GraphOptions& options, const ParallelLayout& layout)
 {
-    try {
-        validateLayout(model, options, layout);
-    } catch (const ForecastError& e) {
-        return QString::fromUtf8(e.what());
-    }
+    if (const auto problem = gpuforecast::layoutProblem(model, options, layout))
+        return QString::fromStdString(*problem);
     return std::nullopt;
 }
 
@@ -136,7 +133,7 @@ std::optional<QString> ForecastSession::applyScenario(const Scenario& sc)
         ModelConfig c = modelConfigFromJson(config, sc.model);
         c.id = sc.model;
         buildModelGraph(c, sc.options);
-        if (auto error = layoutProblem(c, sc.options, sc.parallel))
+        if (auto error = layoutRefusal(c, sc.options, sc.parallel))
             return error;
     } catch (const ForecastError& e) {
         return QString::fromUtf8(e.what());
@@ -215,14 +212,14 @@ std::optional<QString> ForecastSession::installModel(const nlohmann::json& confi
         ModelConfig c = modelConfigFromJson(config, source.toStdString());
         c.id = name.toStdString();
         if (fit == Fit::Adjust && c.learnedPositions && options.seq > c.maxPositions) {
-            changes << tr("sequence length %1 -> %2, %3's learned positions").arg(options.seq).arg(c.maxPositions).arg(name);
+            changes << tr("sequence length %1 -> %2, as it has %2 learned positions").arg(options.seq).arg(c.maxPositions);
             options.seq = c.maxPositions;
         }
         if (fit == Fit::Adjust)
             if (auto change = fitLayoutTo(c, options, layout))
                 changes << *change;
         buildModelGraph(c, options); // the settings and the layout must suit the new model too
-        if (auto error = layoutProblem(c, options, layout))
+        if (auto error = layoutRefusal(c, options, layout))
             throw ForecastError(error->toStdString());
         model_ = std::make_shared<const ModelConfig>(std::move(c));
     } catch (const ForecastError& e) {
@@ -235,13 +232,13 @@ std::optional<QString> ForecastSession::installModel(const nlohmann::json& confi
     modelJson_ = config;
     modelBundled_ = bundled;
     if (!changes.isEmpty() && adjustment)
-        *adjustment = tr("For %1: %2").arg(name, changes.join("; "));
+        *adjustment = tr("Adjusted to suit %1: %2").arg(name, changes.join("; "));
     return std::nullopt;
 }
 
 std::optional<QString> ForecastSession::fitLayoutTo(const ModelConfig& model, const GraphOptions& options, ParallelLayout& layout) const
 {
-    const auto problem = layoutProblem(model, options, layout);
+    const auto problem = layoutRefusal(model, options, layout);
     if (!problem)
         return std::nullopt;
     const ParallelLayout fitted = fitLayout(model, options, layout);
@@ -474,21 +471,27 @@ std::optional<QString> ForecastSession::setOptions(const GraphOptions& options, 
     }
     ParallelLayout layout = layout_;
     const auto change = fit == Fit::Adjust ? fitLayoutTo(*model_, options, layout) : std::nullopt;
-    if (auto error = layoutProblem(*model_, options, layout)) { // e.g. a batch DP no longer divides
+    if (auto error = layoutRefusal(*model_, options, layout)) { // e.g. a batch DP no longer divides
         emit errorOccurred(*error);
         return error;
     }
+    const GraphOptions previousOptions = options_;
+    const ParallelLayout previousLayout = layout_;
     options_ = options;
     layout_ = layout;
-    recompute();
+    if (auto error = recompute()) { // the previous forecasts stay: so do their settings
+        options_ = previousOptions;
+        layout_ = previousLayout;
+        return error;
+    }
     if (change)
-        emit adjusted(*change);
+        emit adjusted(tr("Adjusted: %1").arg(*change));
     return std::nullopt;
 }
 
 std::optional<QString> ForecastSession::setLayout(const ParallelLayout& layout)
 {
-    if (auto error = layoutProblem(*model_, options_, layout)) {
+    if (auto error = layoutRefusal(*model_, options_, layout)) {
         emit errorOccurred(*error);
         return error;
     }

@@ -104,7 +104,7 @@ signals:
     void gpusChanged();          // the catalog changed (a spec edited, added, removed)
     void forecastsChanged();     // new forecasts are available
     void errorOccurred(const QString& message);
-    void adjusted(const QString& message); // what a Fit::Adjust change changed besides, and why
+    void adjusted(const QString& message); // "Adjusted ...": what a Fit::Adjust change changed besides, and why
 
 private:
     std::optional<QString> recompute(); // on error the previous forecasts stay (and the error is emitted)

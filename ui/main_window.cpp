@@ -289,7 +289,7 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     connect(session_, &ForecastSession::errorOccurred, this,
             [this](const QString& msg) { statusBar()->showMessage(msg, 10000); });
     connect(session_, &ForecastSession::adjusted, this,
-            [this](const QString& msg) { statusBar()->showMessage(tr("Adjusted: %1").arg(msg), 10000); });
+            [this](const QString& msg) { statusBar()->showMessage(msg, 10000); });
     // A message shown for a while hides the step times; when it times out they come back (the bar
     // had stayed empty until the next forecast).
     connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& message) {

@@ -4,6 +4,7 @@
 #include "gpuforecast/parallel.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <functional>
 #include <optional>
@@ -28,16 +29,22 @@ namespace {
 // applied and, if refused, said why.
 class LayoutSpinBox : public QSpinBox {
 public:
-    LayoutSpinBox(QWidget* parent, std::function<bool(int)> accepts) : QSpinBox(parent), accepts_(std::move(accepts)) {}
+    // `accepts` says whether a value fits; `largest` bounds the search (a value must divide the
+    // heads, layers or batch), which the micro-batch box's 2^20 made take seconds a press.
+    LayoutSpinBox(QWidget* parent, std::function<bool(int)> accepts, std::function<int()> largest)
+        : QSpinBox(parent), accepts_(std::move(accepts)), largest_(std::move(largest))
+    {
+    }
     void stepBy(int steps) override
     {
         const int direction = steps > 0 ? 1 : -1;
+        const int top = std::min(maximum(), largest_());
         int value = this->value();
         for (int taken = 0; taken < std::abs(steps); ++taken) {
             int next = value + direction;
-            while (next >= minimum() && next <= maximum() && !accepts_(next))
+            while (next >= minimum() && next <= top && !accepts_(next))
                 next += direction;
-            if (next < minimum() || next > maximum())
+            if (next < minimum() || next > top)
                 break; // nothing further that way: stay
             value = next;
         }
@@ -46,6 +53,7 @@ public:
 
 private:
     std::function<bool(int)> accepts_;
+    std::function<int()> largest_;
 };
 
 } // namespace
@@ -185,13 +193,16 @@ void ModelPanel::applyOptions()
 
 QSpinBox* ModelPanel::layoutSpinBox(long long ParallelLayout::*degree)
 {
-    return new LayoutSpinBox(this, [this, degree](int value) {
-        ParallelLayout l = session_->layout();
-        l.*degree = value;
-        if (degree == &ParallelLayout::pp && value == 1)
-            l.microbatches = 1; // as applyLayout sends it
-        return layoutFits(session_->model(), session_->options(), l);
-    });
+    return new LayoutSpinBox(
+        this,
+        [this, degree](int value) {
+            ParallelLayout l = session_->layout();
+            l.*degree = value;
+            if (degree == &ParallelLayout::pp && value == 1)
+                l.microbatches = 1; // as applyLayout sends it
+            return layoutFits(session_->model(), session_->options(), l);
+        },
+        [this, degree] { return int(std::min<long long>(INT_MAX, largestFittingDegree(session_->model(), session_->options(), degree))); });
 }
 
 void ModelPanel::applyLayout()

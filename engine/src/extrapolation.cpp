@@ -36,8 +36,6 @@ struct Range {
     double outside(double v) const { return std::max({1.0, v / hi, lo / v}); } // 1: inside
 };
 
-// Whether `gpu` is the measured GPU `m` as trained on: its id, and every ratio within 1%. A sheet
-// file that keeps a bundled id but changes its numbers is another GPU to the networks.
 // Every per-SM ratio the networks read within 1% of the measured GPU's: whatever its id or SM
 // count, the sheet is read as that GPU (a bundled A100-SXM4-40GB as the measured A100-PCIE-40GB).
 bool readAsMeasured(const GpuSpec& gpu, const ReferenceGpu& m)
@@ -49,6 +47,8 @@ bool readAsMeasured(const GpuSpec& gpu, const ReferenceGpu& m)
            });
 }
 
+// Whether `gpu` is the measured GPU `m` as trained on: its id, and every ratio within 1%. A sheet
+// file that keeps a bundled id but changes its numbers is another GPU to the networks.
 bool isTrainedOn(const GpuSpec& gpu, const ReferenceGpu& m) { return m.id == gpu.id && readAsMeasured(gpu, m); }
 
 // The ratio's range over the measured GPUs. A GPU is never compared with its own measurements:

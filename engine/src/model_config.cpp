@@ -411,7 +411,7 @@ std::string ModelConfig::beyondContextNote(long long seq) const
     if (learnedPositions || context <= 0 || context >= kMaxPositions || seq <= context)
         return {};
     const std::string advertised = scaledPositions > maxPositions
-                                       ? " positions the config's rope_scaling stretches its rotary positions to"
+                                       ? " positions the config's rope_scaling stretches its context to"
                                        : " positions the config advertises (max_position_embeddings)";
     return "sequence " + std::to_string(seq) + " is longer than the " + std::to_string(context) + advertised +
            ": its rotary positions run past them, but the model was not trained that long; the forecast is of the "

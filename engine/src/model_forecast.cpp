@@ -62,12 +62,12 @@ MemoryEstimate estimateMemory(const ModelConfig& config, const GraphOptions& opt
         if (op.perLayer)
             m.layerParameters += elements;
         else
-            m.outsideLayers.push_back({before[i], elements, op.sharedParameter});
+            m.outsideLayers.push_back({before[i], elements}); // a tied head's copy too
     }
     const ParametersBesideTheGraph beside = parametersBesideTheGraph(config);
     m.parametersCount += double(beside.total());
-    m.outsideLayers.push_back({0, double(beside.beforeLayers), false});
-    m.outsideLayers.push_back({config.layers + config.decoderLayers, double(beside.afterLayers), false});
+    m.outsideLayers.push_back({0, double(beside.beforeLayers)});
+    m.outsideLayers.push_back({config.layers + config.decoderLayers, double(beside.afterLayers)});
     m.weightsBytes = m.parametersCount * kFloatBytes;
 
     const auto graph = buildModelGraph(config, options);

@@ -269,8 +269,11 @@ std::vector<GraphKernel> buildModelGraph(const ModelConfig& c, const GraphOption
             // work out that a 16M vocabulary times the width was the cause.
             if (o.batch == 1 && o.seq == 1) {
                 const bool table = k.node.rfind("embed", 0) == 0 || k.node == "lm_head";
-                throwInputError(c.source.empty() ? where : c.source,
-                                table ? "vocab_size x hidden_size" : "hidden_size, intermediate_size and heads",
+                const char* width = c.family == "gpt2"     ? "n_embd"
+                                    : c.family == "opt"    ? "word_embed_proj_dim"
+                                    : c.family == "switch" ? "d_model"
+                                                           : "hidden_size";
+                throwInputError(c.errorSource(), table ? std::string("vocab_size x ") + width : std::string("its widths"),
                                 std::string("the model is too large to forecast, even for one token (") + e.what() + ")");
             }
             GraphOptions oneToken = o;

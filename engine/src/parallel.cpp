@@ -138,14 +138,27 @@ void validateLayout(const ModelConfig& c, const GraphOptions& o, const ParallelL
     need(l.pp > 1 || l.microbatches == 1, "micro-batches need pipeline stages (pp > 1)");
 }
 
-bool layoutFits(const ModelConfig& config, const GraphOptions& options, const ParallelLayout& layout)
+std::optional<std::string> layoutProblem(const ModelConfig& config, const GraphOptions& options, const ParallelLayout& layout)
 {
     try {
         validateLayout(config, options, layout);
-    } catch (const ForecastError&) {
-        return false;
+    } catch (const ForecastError& e) {
+        return std::string(e.what());
     }
-    return true;
+    return std::nullopt;
+}
+
+bool layoutFits(const ModelConfig& config, const GraphOptions& options, const ParallelLayout& layout)
+{
+    return !layoutProblem(config, options, layout);
+}
+
+long long largestFittingDegree(const ModelConfig& config, const GraphOptions& options, long long ParallelLayout::*degree)
+{
+    const long long most = degree == &ParallelLayout::tp   ? config.heads
+                           : degree == &ParallelLayout::pp ? config.layers + config.decoderLayers
+                                                           : options.batch; // dp, and micro-batches of a replica
+    return std::clamp(most, 1LL, kMaxParallelDegree * kMaxMicrobatches);
 }
 
 ParallelLayout fitLayout(const ModelConfig& config, const GraphOptions& options, const ParallelLayout& wanted)
@@ -156,7 +169,7 @@ ParallelLayout fitLayout(const ModelConfig& config, const GraphOptions& options,
     l.schedule = wanted.schedule;
     // Each degree with the later ones at 1, which every model and batch allows.
     const auto lower = [&](long long ParallelLayout::*degree, long long from) {
-        for (long long v = std::max(1LL, from); v >= 1; --v) {
+        for (long long v = std::clamp(from, 1LL, largestFittingDegree(config, options, degree)); v >= 1; --v) {
             ParallelLayout candidate = l;
             candidate.*degree = v;
             if (layoutFits(config, options, candidate)) {

@@ -22,8 +22,9 @@ struct ModelConfig {
     std::string id;     // file stem, or "<input>"
     std::string family; // gpt2 | bert | opt | switch | llama | mistral | mixtral | qwen2 | qwen3 | gemma | phi3
     std::string source; // where it was read from, for error messages
-    // What errors about the model name: "path/config.json (Mixtral-8x7B-v0.1)" for a file whose
-    // model goes by another name (the user typed the path, not the name), else the name.
+    // What errors about the model name: for a model read from a file, the file and the name it goes
+    // by, "path/config.json (Mixtral-8x7B-v0.1)" (the user typed the path, not the name); else the
+    // name (a bundled model is read with its name as its source).
     std::string errorSource() const
     {
         const std::string name = id.empty() ? std::string("<model>") : id;

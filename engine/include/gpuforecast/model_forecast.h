@@ -26,14 +26,14 @@ struct MemoryEstimate {
     double optimizerBytes = 0;   // training only: Adam's two moments
     double activationsBytes = 0; // largest live tensors, and in training what is saved for backward
     double kvCacheBytes = 0;     // inference: keys and values of every layer that generates (none for BERT)
-    // Where the parameters sit, for a pipeline's stages (stageMemory in parallel.cpp): the layers'
-    // share evenly; those outside them where their kernels run, after `layersBefore` layers (the
-    // embedding on the first stage, the head on the last). A tied head's table is a copy of the
-    // embedding's: counted once on one GPU, again on the last stage of a pipeline.
+    // Where the whole model's parameters sit, for a pipeline's stages (stageMemory in parallel.cpp,
+    // whose estimate of one stage leaves these as they were): the layers' share evenly; those
+    // outside them where their kernels run, after `layersBefore` layers (the embedding on the first
+    // stage, the head on the last). A tied head's table is a copy of the embedding's: counted once
+    // on one GPU, again on the last stage of a pipeline.
     struct PlacedParameters {
         long long layersBefore = 0;
         double count = 0;
-        bool tiedCopy = false;
     };
     double layerParameters = 0;
     std::vector<PlacedParameters> outsideLayers;

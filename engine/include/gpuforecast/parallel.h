@@ -31,7 +31,12 @@ ParallelLayout parseParallelLayout(const std::string& text, const std::string& s
 
 // Throws ForecastError with a message saying what does not divide what.
 void validateLayout(const ModelConfig& config, const GraphOptions& options, const ParallelLayout& layout);
+// validateLayout's message instead of its exception; none when the layout fits.
+std::optional<std::string> layoutProblem(const ModelConfig& config, const GraphOptions& options, const ParallelLayout& layout);
 bool layoutFits(const ModelConfig& config, const GraphOptions& options, const ParallelLayout& layout);
+// The largest value `degree` can take in any layout that fits: each must divide something (the
+// heads, the layers, the batch), so searches need go no further (the micro-batch box reaches 2^20).
+long long largestFittingDegree(const ModelConfig& config, const GraphOptions& options, long long ParallelLayout::*degree);
 
 // The layout nearest `wanted` that suits the model and settings: each degree in turn (TP, PP, DP,
 // then micro-batches) lowered to the largest value that works with those before it, the schedule
