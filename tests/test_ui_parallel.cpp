@@ -191,32 +191,26 @@ private slots:
         auto* pp = window.findChild<QSpinBox*>("pp");
         auto* dp = window.findChild<QSpinBox*>("dp");
         QVERIFY(tp && pp && dp);
-        QList<long long> seen;
-        for (int i = 0; i < 4; ++i) {
-            tp->stepUp();
-            seen << session.layout().tp;
-        }
-        QCOMPARE(seen, (QList<long long>{2, 4, 5, 10}));
+        // Four presses of the up arrow, and the degree the session holds after each.
+        const auto fourUp = [&](QSpinBox* box, long long ParallelLayout::*degree) {
+            QList<long long> seen;
+            for (int i = 0; i < 4; ++i) {
+                box->stepUp();
+                seen << session.layout().*degree;
+            }
+            return seen;
+        };
+        QCOMPARE(fourUp(tp, &ParallelLayout::tp), (QList<long long>{2, 4, 5, 10}));
         tp->stepDown();
         QCOMPARE(session.layout().tp, 5LL);
         tp->setValue(1);
-        seen.clear();
-        for (int i = 0; i < 4; ++i) {
-            pp->stepUp();
-            seen << session.layout().pp;
-        }
-        QCOMPARE(seen, (QList<long long>{2, 3, 4, 6}));
+        QCOMPARE(fourUp(pp, &ParallelLayout::pp), (QList<long long>{2, 3, 4, 6}));
         // Micro-batches divide the batch of 8; past 8 the box's 2^20 is not searched (a press at
         // the top took seconds).
         pp->setValue(4);
         auto* micro = window.findChild<QSpinBox*>("microbatches");
         QVERIFY(micro && micro->maximum() > 1000000);
-        seen.clear();
-        for (int i = 0; i < 4; ++i) {
-            micro->stepUp();
-            seen << session.layout().microbatches;
-        }
-        QCOMPARE(seen, (QList<long long>{2, 4, 8, 8}));
+        QCOMPARE(fourUp(micro, &ParallelLayout::microbatches), (QList<long long>{2, 4, 8, 8}));
         micro->setValue(1);
         pp->setValue(1);
         dp->stepBy(2); // two presses at once: 2, then 4, never 3 (batch 8)
