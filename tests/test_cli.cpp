@@ -906,6 +906,31 @@ private slots:
     // Every layout's JSON has the same keys, and they mean the same: the busiest GPU's step, whose
     // ops add up to fw_ms + bw_ms, and with communication and bubble to e2e_ms. A pipeline's
     // fw_ms was one micro-batch through every layer, a quarter of its step.
+    // The whole model's size beside every forecast, the same on any layout, where memory's
+    // `parameters` is the busiest GPU's share; a mixture of experts also says its active share.
+    void predictGivesTheWholeModelsParameters()
+    {
+        double oneGpuShare = 0;
+        for (const QStringList& layout : {QStringList{}, QStringList{"--tp", "2"}}) {
+            const Run r = cli(QStringList{"predict", "--model", "mixtral_8x7b", "--gpu", "H100-SXM5-80GB", "--seq", "64", "--json"} + layout);
+            QCOMPARE(r.code, 0);
+            const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+            QCOMPARE(j["model_parameters"].toDouble(), 46702792704.0);
+            QCOMPARE(j["active_parameters"].toDouble(), 12879925248.0);
+            const double share = j["memory"].toObject()["parameters"].toDouble();
+            if (layout.isEmpty())
+                oneGpuShare = share;
+            else
+                QVERIFY2(share < oneGpuShare, qPrintable(QString::number(share)));
+            const Run text = cli(QStringList{"predict", "--model", "mixtral_8x7b", "--gpu", "H100-SXM5-80GB", "--seq", "64"} + layout);
+            QVERIFY2(text.out.contains("parameters    46.70 B (12.88 B active per token)"), qPrintable(text.out));
+        }
+        const Run dense = cli({"predict", "--model", "gpt2_large", "--gpu", "T4", "--seq", "64"});
+        QVERIFY2(dense.out.contains("parameters      774 M\n"), qPrintable(dense.out));
+        const Run models = cli({"models"});
+        QVERIFY2(models.out.contains(QRegularExpression("mixtral_8x7b .* 46\\.70B +12\\.88B\\n")), qPrintable(models.out));
+    }
+
     // A forecast says whose measured runs check its model's graph: NeuSight's traces, or the
     // whole-model times we took on an H200 (every LLaMA-style family, Mixtral included, since
     // session 31; before, their forecasts said no run checked them).

@@ -673,6 +673,33 @@ private slots:
         QCOMPARE(m.weightsBytes, 4 * parameters);
     }
 
+    // A token passes through k of a layer's E experts: Mixtral 8x7B's 46.7 B parameters are 12.9 B
+    // active (its model card), 6 of 8 experts' gate, up and down projections (4096 x 14336 each)
+    // fewer in each of 32 layers. A dense model's are all active.
+    void activeParametersLeaveOutTheExpertsATokenSkips()
+    {
+        const ParameterCount mixtral = countParameters(bundled("mixtral_8x7b"));
+        QCOMPARE(mixtral.total, 46702792704.0);
+        QCOMPARE(mixtral.activePerToken, 46702792704.0 - 32.0 * 6 * 3 * 4096 * 14336);
+        QVERIFY(mixtral.sparse());
+        for (const char* dense : {"gpt2_large", "llama2_7b", "bert_large"}) {
+            const ParameterCount p = countParameters(bundled(dense));
+            QCOMPARE(p.activePerToken, p.total);
+            QCOMPARE(p.total, estimateMemory(bundled(dense), {1, 128, false, false}).parametersCount);
+            QVERIFY(!p.sparse());
+        }
+        // Switch routes top-1: of its sparse blocks' experts one works per token, so the
+        // difference is (E - 1) / E of the expert weights and biases the graph accumulates.
+        const ModelConfig switchModel = bundled("switchxl4");
+        const ParameterCount sw = countParameters(switchModel);
+        double experts = 0;
+        for (const GraphKernel& op : buildModelGraph(switchModel, {switchModel.experts, 1, true, false}))
+            if (op.phase == Phase::Accumulate && op.node.find(".expert.") != std::string::npos)
+                experts += op.kernel.elements() * double(op.count);
+        QVERIFY(experts > 0);
+        QCOMPARE(sw.total - sw.activePerToken, experts * double(switchModel.experts - 1) / double(switchModel.experts));
+    }
+
     // Every training step the data measured ran, so it fit its GPU: the memory estimate must say
     // so. Counting every forward output as kept for backward put GPT-2 large at 1 x 1024 at 37 GB,
     // over the 32 GB of the V100 that ran it. Data-parallel runs hold their share of the batch;

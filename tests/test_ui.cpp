@@ -885,6 +885,20 @@ private slots:
         }
     }
 
+    // The model panel gives the size a model card quotes, and a mixture of experts' active share.
+    void modelPanelGivesTheModelsSize()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        auto* label = window.findChild<QLabel*>("modelSize");
+        QVERIFY(label);
+        QVERIFY(showOneSequence(session, "gpt2_large", 128, "T4"));
+        QCOMPARE(label->text(), QString("774 M parameters, 36 layers"));
+        QVERIFY(showOneSequence(session, "mixtral_8x7b", 128, "T4"));
+        QCOMPARE(label->text(), QString("46.7 B parameters (12.9 B active per token), 32 layers"));
+        QVERIFY2(label->toolTip().contains("2 of the 8 experts"), qPrintable(label->toolTip()));
+    }
+
     // A config in bfloat16 is forecast in FP32: the model panel says so, as predict does; an FP32
     // (or silent) config shows no such line.
     void modelPanelSaysTheForecastIsFp32()

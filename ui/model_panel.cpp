@@ -1,5 +1,6 @@
 #include "model_panel.h"
 
+#include "gpuforecast/model_forecast.h"
 #include "gpuforecast/model_graph.h"
 #include "gpuforecast/parallel.h"
 
@@ -63,9 +64,11 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
       seq_(new QSpinBox(this)), mode_(new QComboBox(this)), fusion_(new QCheckBox(tr("Fuse element-wise chains"), this)),
       tp_(layoutSpinBox(&ParallelLayout::tp)), pp_(layoutSpinBox(&ParallelLayout::pp)), dp_(layoutSpinBox(&ParallelLayout::dp)),
       microbatches_(layoutSpinBox(&ParallelLayout::microbatches)),
-      schedule_(new QComboBox(this)), gpuCount_(new QLabel(this)), graphCheck_(new QLabel(this)),
+      schedule_(new QComboBox(this)), gpuCount_(new QLabel(this)), size_(new QLabel(this)), graphCheck_(new QLabel(this)),
       precision_(new QLabel(this)), assumed_(new QLabel(this))
 {
+    size_->setObjectName("modelSize");
+    size_->setWordWrap(true);
     precision_->setObjectName("configPrecision");
     precision_->setWordWrap(true);
     graphCheck_->setObjectName("graphCheck");
@@ -82,6 +85,7 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
     auto* form = new QFormLayout(this);
     form->addRow(tr("Model"), model_);
     form->addRow(QString(), open);
+    form->addRow(QString(), size_);
     form->addRow(QString(), graphCheck_);
     form->addRow(QString(), precision_);
     form->addRow(QString(), assumed_);
@@ -258,6 +262,25 @@ void ModelPanel::syncFromSession()
         gpuCount_->setText(gpuCount_->text() +
                            tr("\nBeyond a link's group (%1): all priced on that link, so communication is likely "
                               "forecast short").arg(fewer.join(", ")));
+    // What a model card quotes, so a user can tell the model loaded is the one meant (a config.json
+    // of the 70B reads 69.0 B), and a mixture of experts' active count, which sets its speed.
+    const ModelConfig& loaded = session_->model();
+    const ParameterCount parameters = countParameters(loaded);
+    const auto count = [](double n) {
+        return n >= 1e9 ? tr("%1 B").arg(n / 1e9, 0, 'f', 1) : tr("%1 M").arg(n / 1e6, 0, 'f', 0);
+    };
+    const long long layers = loaded.layers + loaded.decoderLayers;
+    size_->setText((parameters.sparse() ? tr("%1 parameters (%2 active per token), %3 layers")
+                                                .arg(count(parameters.total), count(parameters.activePerToken))
+                                          : tr("%1 parameters, %2 layers").arg(count(parameters.total)))
+                       .arg(layers));
+    size_->setToolTip(parameters.sparse()
+                          ? tr("Every weight and bias the model's graph holds. A token passes through %1 of the %2 experts "
+                               "of each layer, so %3 parameters work on it; all %4 must be in memory.")
+                                .arg(loaded.expertsPerToken)
+                                .arg(loaded.experts)
+                                .arg(count(parameters.activePerToken), count(parameters.total))
+                          : tr("Every weight and bias the model's graph holds, as its model card counts them."));
     // A reader comparing a model across GPUs should know whose measurements its kernel list was
     // held against: NeuSight's traces, or only whole-model times we took (docs/accuracy.md).
     const bool neuSight = graphCheckOf(session_->model()) == GraphCheck::NeuSightRuns;

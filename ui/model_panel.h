@@ -38,6 +38,7 @@ private:
     QSpinBox* microbatches_;
     QComboBox* schedule_;
     QLabel* gpuCount_;
+    QLabel* size_;       // the model's parameters (and a mixture of experts' active ones) and layers
     QLabel* graphCheck_; // whether measured runs check the model family's graph
     QLabel* precision_;  // caveats on the config: a dtype that is not FP32, a sequence past its context; hidden when none
     QLabel* assumed_;    // defaults taken for fields the config leaves out; hidden when none

@@ -84,6 +84,13 @@ nlohmann::json memoryJson(const ModelForecast& r)
             {"fits", r.fits()}};
 }
 
+// The whole model's, beside `memory.parameters`, which is the busiest GPU's share on a layout.
+void addParameters(nlohmann::json& j, const ParameterCount& p)
+{
+    j["model_parameters"] = std::llround(p.total);
+    j["active_parameters"] = std::llround(p.activePerToken);
+}
+
 nlohmann::json toJson(const ModelForecast& r)
 {
     nlohmann::json j;
@@ -313,6 +320,18 @@ void printNotes(const Notes& notes)
         std::printf("  note: %s\n", notes.beyondContext.c_str());
 }
 
+// The whole model's size, as model cards give it: "774 M", "46.70 B (12.88 B active per token)".
+void printParameters(const ParameterCount& p)
+{
+    const auto count = [](double n) {
+        char text[32];
+        std::snprintf(text, sizeof text, n >= 1e9 ? "%.2f B" : "%.0f M", n >= 1e9 ? n / 1e9 : n / 1e6);
+        return std::string(text);
+    };
+    const std::string active = p.sparse() ? " (" + count(p.activePerToken) + " active per token)" : "";
+    std::printf("  parameters %10s%s\n", count(p.total).c_str(), active.c_str());
+}
+
 // `forecast`'s memory against its GPU's; `whose` names the GPU on a multi-GPU layout.
 void printMemory(const ModelForecast& r, const char* whose)
 {
@@ -340,7 +359,7 @@ void printLargestOperators(const ModelForecast& r, double stepSeconds)
                     top[i]->totalSeconds() * 1e3, 100 * top[i]->totalSeconds() / stepSeconds);
 }
 
-void printText(const ModelForecast& r, const Notes& notes)
+void printText(const ModelForecast& r, const ParameterCount& parameters, const Notes& notes)
 {
     // The names come from the user's files: a newline or an escape sequence in a config's
     // "_name_or_path" must not split the line or recolour the terminal.
@@ -349,6 +368,7 @@ void printText(const ModelForecast& r, const Notes& notes)
     std::printf("  end to end %10.3f ms   (forward %.3f, backward %.3f, accumulate %.3f)\n", r.totalSeconds() * 1e3,
                 r.forwardSeconds * 1e3, r.backwardSeconds * 1e3, r.accumulateSeconds * 1e3);
     printMeasured(notes);
+    printParameters(parameters);
     printMemory(r, "");
     printLargestOperators(r, r.totalSeconds());
 }
@@ -452,6 +472,7 @@ int runPredict(const std::vector<std::string>& args)
         if (const auto runs = loadShippedMeasuredRuns(dataDir.string());
             const MeasuredRun* run = findMeasuredRun(runs, gpu.id, modelArg, options, layout, config.layers))
             notes.measured = *run;
+    const ParameterCount parameters = countParameters(config);
     if (layout.gpus() == 1) {
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);
         notes.forecastMs = r.totalSeconds() * 1e3;
@@ -459,10 +480,11 @@ int runPredict(const std::vector<std::string>& args)
             nlohmann::json j = toJson(r);
             addLayoutJson(j, layout, r.totalSeconds(), {r.totalSeconds()});
             addNotes(j, notes);
+            addParameters(j, parameters);
             j["layout_note"] = nullptr; // one GPU: one server
             std::cout << j.dump(2) << "\n";
         } else {
-            printText(r, notes);
+            printText(r, parameters, notes);
             printNotes(notes);
         }
         return 0;
@@ -485,6 +507,7 @@ int runPredict(const std::vector<std::string>& args)
         j["dp_comm_ms"] = p.dataCommSeconds * 1e3;
         j["bubble_ms"] = p.bubbleSeconds * 1e3;
         addNotes(j, notes);
+        addParameters(j, parameters);
         const auto servers = beyondOneServerNote(layout, gpu);
         j["layout_note"] = servers ? nlohmann::json(*servers) : nlohmann::json(nullptr);
         std::cout << j.dump(2) << "\n";
@@ -503,6 +526,7 @@ int runPredict(const std::vector<std::string>& args)
         std::printf("  compute    %10.3f ms   (forward %.3f, backward %.3f, accumulate %.3f; the busiest GPU)\n",
                     p.computeSeconds * 1e3, p.step.forwardSeconds * 1e3, p.step.backwardSeconds * 1e3,
                     p.step.accumulateSeconds * 1e3);
+        printParameters(parameters); // the whole model's, where memory below is one GPU's share
         // The busiest GPU's shard and stage, as in the JSON: a layout that does not fit must say so.
         printMemory(p.step, " per GPU (the busiest)");
         printLargestOperators(p.step, p.totalSeconds());
@@ -524,12 +548,13 @@ int runModels(const std::vector<std::string>& args)
         if (e.path().extension() == ".json")
             files.push_back(e.path());
     std::sort(files.begin(), files.end());
-    std::printf("%-14s %-8s %6s %7s %6s %8s %9s\n", "id", "family", "layers", "hidden", "heads", "kv heads", "params");
+    std::printf("%-14s %-8s %6s %7s %6s %8s %9s %9s\n", "id", "family", "layers", "hidden", "heads", "kv heads", "params",
+                "active");
     for (const auto& f : files) {
         const ModelConfig c = loadModelConfig(f.string());
-        const MemoryEstimate m = estimateMemory(c, GraphOptions{1, 1, false, false});
-        std::printf("%-14s %-8s %6lld %7lld %6lld %8lld %8.2fB\n", c.id.c_str(), c.family.c_str(),
-                    c.layers + c.decoderLayers, c.hidden, c.heads, c.kvHeads, m.parametersCount / 1e9);
+        const ParameterCount p = countParameters(c); // active: per token, below params for a mixture of experts
+        std::printf("%-14s %-8s %6lld %7lld %6lld %8lld %8.2fB %8.2fB\n", c.id.c_str(), c.family.c_str(),
+                    c.layers + c.decoderLayers, c.hidden, c.heads, c.kvHeads, p.total / 1e9, p.activePerToken / 1e9);
     }
     return 0;
 }

@@ -38,34 +38,56 @@ double savedForBackwardBytes(const Kernel& k)
     return 0;
 }
 
+// Gradient accumulation touches every parameter exactly once, so the training graph's accumulate
+// kernels count the parameters without a per-family formula.
+std::vector<GraphKernel> parameterGraph(const ModelConfig& config)
+{
+    GraphOptions training;
+    training.training = true;
+    training.batch = std::max(1LL, config.experts); // enough tokens that every expert receives some
+    training.seq = 1;
+    return buildModelGraph(config, training);
+}
+
+ParameterCount countIn(const std::vector<GraphKernel>& trainingGraph, const ModelConfig& config)
+{
+    ParameterCount p;
+    for (const GraphKernel& op : trainingGraph)
+        if (op.phase == Phase::Accumulate && !op.sharedParameter) {
+            const double elements = op.kernel.elements() * double(op.count);
+            p.total += elements;
+            p.activePerToken += elements * op.tokenShare;
+        }
+    const double beside = double(parametersBesideTheGraph(config).total());
+    p.total += beside;
+    p.activePerToken += beside;
+    return p;
+}
+
 } // namespace
+
+ParameterCount countParameters(const ModelConfig& config)
+{
+    return countIn(parameterGraph(config), config);
+}
 
 MemoryEstimate estimateMemory(const ModelConfig& config, const GraphOptions& options)
 {
     MemoryEstimate m;
-    // Gradient accumulation touches every parameter exactly once, so the training graph's
-    // accumulate kernels count the parameters without a per-family formula.
-    GraphOptions training = options;
-    training.training = true;
-    training.fusion = false;
-    training.batch = std::max(1LL, config.experts); // enough tokens that every expert receives some
-    training.seq = 1;
-    const auto trainingGraph = buildModelGraph(config, training);
+    const auto trainingGraph = parameterGraph(config);
+    m.parametersCount = countIn(trainingGraph, config).total;
     const auto before = layersBefore(trainingGraph, config);
     for (std::size_t i = 0; i < trainingGraph.size(); ++i) {
         const GraphKernel& op = trainingGraph[i];
         if (op.phase != Phase::Accumulate)
             continue;
         const double elements = op.kernel.elements() * double(op.count);
-        if (!op.sharedParameter)
-            m.parametersCount += elements;
         if (op.perLayer)
             m.layerParameters += elements;
         else
             m.outsideLayers.push_back({before[i], elements}); // a tied head's copy too
     }
     const ParametersBesideTheGraph beside = parametersBesideTheGraph(config);
-    m.parametersCount += double(beside.total());
     m.outsideLayers.push_back({0, double(beside.beforeLayers)});
     m.outsideLayers.push_back({config.layers + config.decoderLayers, double(beside.afterLayers)});
     m.weightsBytes = m.parametersCount * kFloatBytes;

@@ -28,16 +28,17 @@ double elements(const Shape& s)
     return std::accumulate(s.begin(), s.end(), 1.0, [](double a, long long d) { return a * double(d); });
 }
 
-void Builder::section(long long count, bool perLayer)
+void Builder::section(long long count, bool perLayer, double tokenShare)
 {
     count_ = count;
     perLayer_ = perLayer;
+    tokenShare_ = tokenShare;
 }
 
 void Builder::add(const std::string& node, Phase phase, Kernel kernel)
 {
     if (count_ > 0)
-        out_.push_back(GraphKernel{node, phase, std::move(kernel), count_, perLayer_});
+        out_.push_back(GraphKernel{node, phase, std::move(kernel), count_, perLayer_, false, tokenShare_});
 }
 
 void Builder::forward(const std::string& node, Kernel kernel, const std::string& member)

@@ -20,8 +20,9 @@ public:
     bool training() const { return options_.training; }
     bool fusion() const { return options_.fusion; }
 
-    // Kernels recorded from here on run `count` times per step (0: not at all).
-    void section(long long count, bool perLayer);
+    // Kernels recorded from here on run `count` times per step (0: not at all); `tokenShare` is
+    // GraphKernel::tokenShare, below 1 for a routed expert's kernels.
+    void section(long long count, bool perLayer, double tokenShare = 1);
 
     // y[m,k] = x[m,n] W[n,k]. Backward: grad input (m,k,n) and grad weight (k,m,n); accumulation
     // adds the weight gradient and, when `bias`, the bias gradient. `tiedWeight`: the weight is the
@@ -76,6 +77,7 @@ private:
     GraphOptions options_;
     long long count_ = 1;
     bool perLayer_ = false;
+    double tokenShare_ = 1;
     bool inChain_ = false;
     std::vector<Pending> chain_;
     std::vector<GraphKernel> out_;

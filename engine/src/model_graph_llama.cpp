@@ -61,7 +61,7 @@ void moe(Builder& g, const ModelConfig& c, long long T, long long layers)
     for (auto [rows, experts] : {std::pair{base + 1, extra}, std::pair{base, E - extra}}) {
         if (rows == 0 || experts == 0)
             continue;
-        g.section(layers * experts, true);
+        g.section(layers * experts, true, double(k) / double(E));
         g.copy("moe.expert.gather", "index_select", {{rows, H}}, {rows, H});
         gatedMlp(g, "moe.expert", c, rows);
         g.vec("moe.expert.weight", "mul", rows, H);

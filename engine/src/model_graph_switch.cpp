@@ -106,7 +106,7 @@ void sparseMlp(Builder& g, const std::string& p, const Dims& x, long long blocks
     g.vec(p + ".router_softmax", "softmax", x.T, x.E);
     g.copy(p + ".capacity_cumsum", "cumsum", {{x.B, x.S, x.E}}, {x.B, x.S, x.E});
     g.vec(p + ".capacity_mask", "mul", x.T, x.E);
-    g.section(blocks * x.E, true); // the same kernels for every expert
+    g.section(blocks * x.E, true, 1.0 / double(x.E)); // the same kernels for every expert; top-1
     const std::string e = p + ".expert";
     g.copy(e + ".select_mask", "getitem", {{x.B, x.S, x.E}}, {x.B, x.S});
     g.copy(e + ".count", "count", {{x.B, x.S}}, {1});

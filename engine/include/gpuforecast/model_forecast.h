@@ -62,4 +62,13 @@ ModelForecast forecastModel(const Forecaster& forecaster, const ModelConfig& con
 
 MemoryEstimate estimateMemory(const ModelConfig& config, const GraphOptions& options);
 
+// The whole model's parameters (estimateMemory's count on one GPU) and those one token passes
+// through: a mixture of experts' routed experts count k of E (Mixtral 8x7B: 46.7 B, 12.9 B
+// active), the figure its name and model card quote; a dense model's two are equal.
+struct ParameterCount {
+    double total = 0, activePerToken = 0;
+    bool sparse() const { return activePerToken < total; }
+};
+ParameterCount countParameters(const ModelConfig& config);
+
 } // namespace gpuforecast

@@ -23,6 +23,9 @@ struct GraphKernel {
     // The gradient of a weight that another kernel's accumulation also adds (a tied LM head, which
     // is the token embedding): timed as the reference lists it, but not a parameter of its own.
     bool sharedParameter = false;
+    // The share of the step's tokens that pass through this kernel's parameters: k of E for a
+    // routed expert's (Mixtral's 2 of 8), 1 elsewhere. What a model's active parameters count.
+    double tokenShare = 1;
 };
 
 // The largest batch and sequence any entry point accepts: the CLI, scenario files and the GUI's
