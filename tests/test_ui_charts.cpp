@@ -838,13 +838,18 @@ private slots:
             QVERIFY2(plotsWidth >= 0.55 * plot->width(), qPrintable(QString("%1: plots %2 px wide").arg(name).arg(plotsWidth)));
             QList<QRect> entries;
             QStringList names;
+            int textHeight = 0;
             for (QCPLayoutElement* e : legend->elements(false))
                 if (auto* item = qobject_cast<QCPPlottableLegendItem*>(e)) {
                     entries << item->outerRect();
                     names << item->plottable()->name();
+                    textHeight = QFontMetrics(item->font()).height();
                 }
             for (int i = 0; i < entries.size(); ++i) {
                 QVERIFY2(settled.contains(entries[i]), qPrintable(name + ": " + names[i]));
+                // Readable, not squeezed: the row above had collapsed to 10 px and the legend vanished.
+                QVERIFY2(entries[i].height() >= textHeight,
+                         qPrintable(QString("%1: %2 is %3 px tall").arg(name, names[i]).arg(entries[i].height())));
                 for (int j = i + 1; j < entries.size(); ++j)
                     QVERIFY2(!entries[i].intersects(entries[j]), qPrintable(name + ": " + names[i] + " over " + names[j]));
             }

@@ -340,11 +340,22 @@ void ChartWidget::fitLegendAcross()
     QCPLegend* legend = plot_->legend;
     if (!legend->visible() || legend->itemCount() == 0)
         return;
-    const int columns = columnsAcross(legendEntryWidths(Names::Current)); // as fitLegendPlacement chose them
+    const std::vector<int> widths = legendEntryWidths(Names::Current);
+    const int columns = columnsAcross(widths); // as fitLegendPlacement chose them
     bool changed = closeUpLegendRows(true);
     if (legend->wrap() != columns || legend->fillOrder() != QCPLayoutGrid::foColumnsFirst) {
         legend->setWrap(columns);
         legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // along each row, then the next
+        changed = true;
+    }
+    // Exactly its rows' height, which fitLegendPlacement keeps within 40% of the chart's: left to
+    // its size hint it counted in the chart's minimum size (every bundled GPU grew a laptop's chart
+    // past its room), and with no minimum the row under its tiny stretch collapsed to 10 px and the
+    // legend vanished.
+    const int rows = (int(widths.size()) + columns - 1) / columns;
+    const QSize minimum(1, rows * rowHeight(true) + legend->margins().top() + legend->margins().bottom());
+    if (legend->minimumSize() != minimum) {
+        legend->setMinimumSize(minimum);
         changed = true;
     }
     if (changed)
@@ -389,8 +400,7 @@ void ChartWidget::moveLegend(bool above)
         root->insertRow(0);
         root->addElement(0, 0, legend);
         root->setRowStretchFactors({0.001, 1}); // as tall as its rows, no taller
-        // Never the chart's minimum size: the columns follow the width, and the rows were judged to
-        // fit this height (a smaller one is judged again).
+        // Never the chart's minimum width: the columns follow the width. Its height: fitLegendAcross.
         legend->setMinimumSize(1, 1);
         besideHolder_->setMargins(QMargins());
     } else {
