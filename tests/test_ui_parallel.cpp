@@ -219,6 +219,24 @@ private slots:
         dp->stepBy(1);
         QCOMPARE(session.layout().dp, 8LL);
         QCOMPARE(dp->value(), 8);
+        // And its up arrow is greyed, where the down one is not; at 1 the down arrow is, and at TP 20
+        // (the heads) the up one, as no larger degree divides 20 heads.
+        QCOMPARE(arrows(dp), QAbstractSpinBox::StepEnabled(QAbstractSpinBox::StepDownEnabled));
+        dp->setValue(1);
+        QCOMPARE(arrows(dp), QAbstractSpinBox::StepEnabled(QAbstractSpinBox::StepUpEnabled));
+        QCOMPARE(arrows(tp), QAbstractSpinBox::StepEnabled(QAbstractSpinBox::StepUpEnabled));
+        tp->setValue(20);
+        QCOMPARE(session.layout().tp, 20LL);
+        QCOMPARE(arrows(tp), QAbstractSpinBox::StepEnabled(QAbstractSpinBox::StepDownEnabled));
+    }
+
+    // Which arrows a spin box offers (a protected virtual, read through a pointer to member).
+    static QAbstractSpinBox::StepEnabled arrows(const QAbstractSpinBox* box)
+    {
+        struct Peek : QAbstractSpinBox {
+            static StepEnabled of(const QAbstractSpinBox* b) { return (b->*(&Peek::stepEnabled))(); }
+        };
+        return Peek::of(box);
     }
 
     // A pick that no longer suits the layout or the sequence adjusts them and says so, where it

@@ -38,20 +38,42 @@ public:
     }
     void stepBy(int steps) override
     {
-        const int direction = steps > 0 ? 1 : -1;
-        const int top = std::min(maximum(), largest_());
         int value = this->value();
         for (int taken = 0; taken < std::abs(steps); ++taken) {
-            int next = value + direction;
-            while (next >= minimum() && next <= top && !accepts_(next))
-                next += direction;
-            if (next < minimum() || next > top)
+            const std::optional<int> next = nextAccepted(value, steps > 0 ? 1 : -1);
+            if (!next)
                 break; // nothing further that way: stay
-            value = next;
+            value = *next;
         }
         setValue(value);
     }
+    // Greys an arrow with nothing it could reach (TP 4 of a 20-head model: 5 is the next, and with
+    // 40 GB per GPU needed, perhaps nothing). Judged when the session changes, not on every paint,
+    // as each value is a layout check.
+    void judgeSteps()
+    {
+        steps_ = StepNone;
+        if (nextAccepted(value(), 1))
+            steps_ |= StepUpEnabled;
+        if (nextAccepted(value(), -1))
+            steps_ |= StepDownEnabled;
+        update();
+    }
 
+protected:
+    StepEnabled stepEnabled() const override { return isReadOnly() || !isEnabled() ? StepEnabled(StepNone) : steps_; }
+
+private:
+    std::optional<int> nextAccepted(int from, int direction) const
+    {
+        const int top = std::min(maximum(), largest_());
+        for (int next = from + direction; next >= minimum() && next <= top; next += direction)
+            if (accepts_(next))
+                return next;
+        return std::nullopt;
+    }
+
+    StepEnabled steps_ = StepUpEnabled | StepDownEnabled;
 private:
     std::function<bool(int)> accepts_;
     std::function<int()> largest_;
@@ -241,6 +263,8 @@ void ModelPanel::syncFromSession()
     dp_->setEnabled(session_->options().training);
     microbatches_->setEnabled(l.pp > 1);
     schedule_->setEnabled(l.pp > 1 && session_->options().training);
+    for (QSpinBox* box : {tp_, pp_, dp_, microbatches_})
+        static_cast<LayoutSpinBox*>(box)->judgeSteps(); // every one is (layoutSpinBox)
     gpuCount_->setText(l.gpus() == 1 ? tr("1 GPU") : tr("%1 GPUs; charts show the busiest one's step").arg(l.gpus()));
     // Past one server's GPUs the link between servers is not priced: said under the count.
     // Nor between the groups a GPU's link joins (MI210: 4-GPU hives), where a sheet says so; a
