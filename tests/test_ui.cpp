@@ -879,7 +879,7 @@ private slots:
         }
         for (const char* model : {"gemma_7b", "mixtral_8x7b"}) { // timed whole on our H200
             QVERIFY(showOneSequence(session, model, 128, "T4"));
-            QCOMPARE(label->text(), QString("Graph checked against whole-model runs we timed"));
+            QCOMPARE(label->text(), QString("Graph checked against whole-model runs on an H200"));
             QVERIFY2(label->toolTip().contains("H200") && label->toolTip().contains(model == std::string("gemma_7b") ? "gemma" : "mixtral"),
                      qPrintable(label->toolTip()));
         }
@@ -895,7 +895,7 @@ private slots:
         QVERIFY(showOneSequence(session, "gpt2_large", 128, "T4"));
         QCOMPARE(label->text(), QString("774 M parameters, 36 layers"));
         QVERIFY(showOneSequence(session, "mixtral_8x7b", 128, "T4"));
-        QCOMPARE(label->text(), QString("46.7 B parameters (12.9 B active per token), 32 layers"));
+        QCOMPARE(label->text(), QString("46.7 B parameters, 32 layers\n12.9 B active per token"));
         QVERIFY2(label->toolTip().contains("2 of the 8 experts"), qPrintable(label->toolTip()));
     }
 
@@ -1557,7 +1557,7 @@ private slots:
         compare.plot()->replot();
         const double slowestMs = session.forecasts()->front().totalSeconds() * 1e3;
         QVERIFY2(slowestMs > 2e4 && slowestMs < 6e5, qPrintable(QString::number(slowestMs))); // seconds, not minutes
-        QVERIFY2(compare.plot()->yAxis->label().contains("(s, FP32)"), qPrintable(compare.plot()->yAxis->label()));
+        QVERIFY2(compare.plot()->yAxis->label().contains("(s)"), qPrintable(compare.plot()->yAxis->label()));
         for (const QString& tick : compare.plot()->yAxis->tickVectorLabels()) // seconds: 0 to ~100, not 10^5 ms
             QVERIFY2(tick.toDouble() <= 2 * slowestMs / 1e3, qPrintable(tick));
         QStringList texts;

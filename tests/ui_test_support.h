@@ -3,7 +3,10 @@
 // one), and forecasts reduced to the numbers the tests compare.
 #include "forecast_session.h"
 
+#include <qcustomplot.h>
+
 #include <QDir>
+#include <QStringList>
 #include <QTemporaryDir>
 
 #include <vector>
@@ -39,6 +42,16 @@ inline std::vector<double> totals(const ForecastSession& session)
     for (const auto& f : *session.forecasts())
         t.push_back(f.totalSeconds());
     return t;
+}
+
+// The names a chart's legend shows, in its order.
+inline QStringList legendNames(const QCustomPlot* plot)
+{
+    QStringList names;
+    for (int i = 0; i < plot->legend->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i)))
+            names << item->plottable()->name();
+    return names;
 }
 
 } // namespace gpuforecast::ui::test

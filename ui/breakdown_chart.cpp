@@ -102,14 +102,19 @@ void BreakdownChart::rebuild()
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.4, gpuNames_.size() + 0.6); // set by hand: rescaleAxes halves outer bars
     double top = 0;
+    bool anyDoesNotFit = false;
     for (std::size_t g = 0; g < forecasts->size(); ++g) {
         double sum = 0;
         for (const auto& row : values_)
             sum += row[g];
         top = std::max(top, sum);
-        if (!(*forecasts)[g].fits()) // as on Compare: it had looked like a GPU the model fits
+        if (!(*forecasts)[g].fits()) { // as on Compare: it had looked like a GPU the model fits
             hatchDoesNotFit(plot_, double(g + 1), kBarWidth, sum, 0);
+            anyDoesNotFit = true;
+        }
     }
+    if (anyDoesNotFit) // the mark had no key, and read as the pipeline bubble's hatching
+        addDoesNotFitLegendEntry(plot_);
     top_ = top;
     sayWhenNoGpuIsTicked(tr("see where their step time goes"));
     drawHighlight(*forecasts);
@@ -119,30 +124,13 @@ void BreakdownChart::rebuild()
     yLabels_ = norm ? QStringList{tr("Share of step time (%)"), tr("Share (%)"), tr("%")}
                     : QStringList{tr("Latency per step (%1)").arg(unit.name), tr("Latency (%1)").arg(unit.name), unit.name};
     plot_->yAxis->setLabel(yLabels_.front()); // fitToLayout shortens it where the next layout is too short
-    const ParallelLayout& layout = session_->layout();
-    const QString gpus = layout.gpus() == 1 ? QString()
-                                            : tr(", busiest of %1 GPUs (TP %2, PP %3, DP %4)")
-                                                  .arg(layout.gpus())
-                                                  .arg(layout.tp)
-                                                  .arg(layout.pp)
-                                                  .arg(layout.dp);
-    const QString busiest = layout.gpus() == 1 ? QString() : tr(", busiest of %1 GPUs").arg(layout.gpus());
     // The picked operator is named once here; above each bar only its time and share, which fit
     // a bar's slot (with the name, six GPUs' labels ran into each other and off the plot).
     const QString outlined = highlighted_.empty() ? QString()
                                                   : tr("\noutlined: %1, all its launches (time and share above each bar)")
                                                         .arg(selectedOperator());
     const QString outlinedShort = highlighted_.empty() ? QString() : tr("\noutlined: %1").arg(selectedOperator());
-    const GraphOptions& o = session_->options();
-    const QString model = session_->modelName();
-    // Longest first; fitToLayout takes the longest that fits under the bars (in a 1024-px window a
-    // parallel layout's caption lost its model name off the left edge).
-    xLabels_ = QStringList{
-        tr("%1, batch %2 x seq %3, %4, FP32%5").arg(model).arg(o.batch).arg(o.seq).arg(o.training ? tr("training step") : tr("inference"), gpus) + outlined,
-        tr("%1, batch %2 x seq %3, %4, FP32%5").arg(model).arg(o.batch).arg(o.seq).arg(o.training ? tr("training") : tr("inference"), busiest) + outlinedShort,
-        tr("%1, %2 x %3, %4%5").arg(model).arg(o.batch).arg(o.seq).arg(o.training ? tr("training") : tr("inference"), busiest) + outlinedShort,
-        tr("%1, %2 x %3").arg(model).arg(o.batch).arg(o.seq) + outlinedShort,
-        model + outlinedShort};
+    xLabels_ = scenarioCaptions(outlined, outlinedShort);
     plot_->xAxis->setLabel(xLabels_.front());
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -250,14 +250,38 @@ void nameHiddenTwins(const std::vector<QCPGraph*>& graphs)
             }
 }
 
+namespace {
+
+// Cross-hatched in the axes' ink under a dashed outline: unlike the pipeline bubble's grey single
+// hatching and the communication's vermillion, which the first mark (white hatching, vermillion
+// edge) resembled on a pipeline's bars.
+QPen doesNotFitPen(const QCustomPlot* plot) { return QPen(plot->xAxis->labelColor(), 2, Qt::DashLine); }
+QBrush doesNotFitBrush(const QCustomPlot* plot)
+{
+    QColor ink = plot->xAxis->labelColor();
+    ink.setAlpha(120);
+    return QBrush(ink, Qt::DiagCrossPattern);
+}
+
+} // namespace
+
 void hatchDoesNotFit(QCustomPlot* plot, double key, double width, double top, double bottom)
 {
     auto* hatch = new QCPItemRect(plot);
     hatch->setObjectName("doesNotFit");
     hatch->topLeft->setCoords(key - width / 2, top);
     hatch->bottomRight->setCoords(key + width / 2, bottom);
-    hatch->setPen(QPen(QColor(213, 94, 0), 1.5)); // the charts' vermillion: a warning
-    hatch->setBrush(QBrush(QColor(255, 255, 255, 200), Qt::BDiagPattern));
+    hatch->setPen(doesNotFitPen(plot));
+    hatch->setBrush(doesNotFitBrush(plot));
+}
+
+void addDoesNotFitLegendEntry(QCustomPlot* plot)
+{
+    auto* key = new QCPBars(plot->xAxis, plot->yAxis); // no data: a legend entry only
+    key->setObjectName("doesNotFitKey");
+    key->setName(QObject::tr("Does not fit in memory"));
+    key->setPen(doesNotFitPen(plot));
+    key->setBrush(doesNotFitBrush(plot));
 }
 
 } // namespace gpuforecast::ui

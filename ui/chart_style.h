@@ -62,9 +62,11 @@ bool slantCrowdedNames(QCPAxis* keyAxis, const QStringList& names);
 // forecasts (a GPU and its unedited copy) draw exactly on top of each other, and the legend
 // otherwise names a line nobody can see.
 void nameHiddenTwins(const std::vector<QCPGraph*>& graphs);
-// Hatches the bar at `key` (`width` wide, from `bottom` to `top`) of a GPU the model does not fit,
-// in the charts' warning colour: a glance at the fastest bar must not pick a GPU that cannot run
+// Cross-hatches the bar at `key` (`width` wide, from `bottom` to `top`) of a GPU the model does
+// not fit, under a dashed outline: a glance at the fastest bar must not pick a GPU that cannot run
 // the step. Named "doesNotFit" for tests.
 void hatchDoesNotFit(QCustomPlot* plot, double key, double width, double top, double bottom);
+// The legend's key to that mark, "Does not fit in memory" (an empty plottable, "doesNotFitKey").
+void addDoesNotFitLegendEntry(QCustomPlot* plot);
 
 } // namespace gpuforecast::ui

@@ -185,6 +185,27 @@ void ChartWidget::fitLegendToHeight()
 
 QString ChartWidget::gpuLabel(const QString& id) const { return shortGpuName(id) + session_->gpuNameMark(id); }
 
+QStringList ChartWidget::scenarioCaptions(const QString& outlined, const QString& outlinedShort) const
+{
+    const ParallelLayout& layout = session_->layout();
+    const QString gpus = layout.gpus() == 1 ? QString()
+                                            : tr(", busiest of %1 GPUs (TP %2, PP %3, DP %4)")
+                                                  .arg(layout.gpus())
+                                                  .arg(layout.tp)
+                                                  .arg(layout.pp)
+                                                  .arg(layout.dp);
+    const QString busiest = layout.gpus() == 1 ? QString() : tr(", busiest of %1 GPUs").arg(layout.gpus());
+    const GraphOptions& o = session_->options();
+    const QString model = session_->modelName();
+    // Longest first: in a 1024-px window a parallel layout's caption lost its model name off the
+    // left edge.
+    return {tr("%1, batch %2 x seq %3, %4, FP32%5").arg(model).arg(o.batch).arg(o.seq).arg(o.training ? tr("training step") : tr("inference"), gpus) + outlined,
+            tr("%1, batch %2 x seq %3, %4, FP32%5").arg(model).arg(o.batch).arg(o.seq).arg(o.training ? tr("training") : tr("inference"), busiest) + outlinedShort,
+            tr("%1, %2 x %3, %4%5").arg(model).arg(o.batch).arg(o.seq).arg(o.training ? tr("training") : tr("inference"), busiest) + outlinedShort,
+            tr("%1, %2 x %3").arg(model).arg(o.batch).arg(o.seq) + outlinedShort,
+            model + outlinedShort};
+}
+
 void ChartWidget::setShortLegendName(QCPAbstractPlottable* plottable, const QString& shortName)
 {
     plottable->setProperty(kShortName, shortName);

@@ -61,6 +61,10 @@ protected:
     // A GPU's name as charts show it: shortened, with the session's mark for an edited sheet or a
     // what-if (a bar labelled "H100-SXM5-80GB" had shown a user's edited numbers).
     QString gpuLabel(const QString& id) const;
+    // What the chart shows, for the caption under a bar chart (and so on an exported image): the
+    // model, batch, sequence, mode and layout, longest first for fitAxisLabel. `outlined` and
+    // `outlinedShort` end the longest form and the others (Breakdown's picked operator).
+    QStringList scenarioCaptions(const QString& outlined = {}, const QString& outlinedShort = {}) const;
 
 private:
     void fitLegendPlacement(); // short names (setShortLegendName), and beside or above, after each layout

@@ -154,10 +154,13 @@ void CompareChart::rebuild()
     plot_->xAxis->setRange(0.4, values.size() + 0.6);
     // Longest first; fitToLayout takes the longest that the axis's height holds (at 1366 x 768 the
     // first lost its ends: "atency per step (ms, FP32); ◆ measured r").
-    yLabels_ = measuredShown_ ? QStringList{tr("Latency per step (%1, FP32); \u25C6 measured run").arg(unit.name),
+    // FP32 is in the caption, as on Breakdown; an exported chart names its scenario.
+    yLabels_ = measuredShown_ ? QStringList{tr("Latency per step (%1); \u25C6 measured run").arg(unit.name),
                                             tr("Latency (%1); \u25C6 measured").arg(unit.name), tr("%1; \u25C6 measured").arg(unit.name)}
-                              : QStringList{tr("Latency per step (%1, FP32)").arg(unit.name), tr("Latency (%1)").arg(unit.name)};
+                              : QStringList{tr("Latency per step (%1)").arg(unit.name), tr("Latency (%1)").arg(unit.name)};
     plot_->yAxis->setLabel(yLabels_.front());
+    xLabels_ = scenarioCaptions();
+    plot_->xAxis->setLabel(xLabels_.front());
     fitToLayout();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -280,7 +283,8 @@ void CompareChart::fitToLayout()
     // chart sized before it was first shown chose its labels for the plot's default 16 px slots.
     if (chooseLabels())
         plot_->replot(QCustomPlot::rpQueuedReplot); // slanted names take room from the axis rect
-    if (!yLabels_.isEmpty() && fitAxisLabel(plot_->yAxis, yLabels_)) // a real change only, or the replot comes back here
+    const bool yChanged = !yLabels_.isEmpty() && fitAxisLabel(plot_->yAxis, yLabels_);
+    if ((!xLabels_.isEmpty() && fitAxisLabel(plot_->xAxis, xLabels_)) || yChanged) // a real change only, or the replot comes back here
         plot_->replot(QCustomPlot::rpQueuedReplot);
     // Room above the tallest bar for the longest label (cut-short ones run to four lines; an
     // upright one is as tall as it is wide).

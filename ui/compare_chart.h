@@ -76,6 +76,7 @@ private:
     bool uprightLabels_ = false; // even those would collide: the time alone, turned upright
     bool timeOnlyLabels_ = false; // upright, the time alone: the fit warning did not fit the height
     QStringList yLabels_;        // the value axis's title, longest first; fitToLayout picks one
+    QStringList xLabels_;        // the caption under the bars (model, settings, layout), the same way
 };
 
 } // namespace gpuforecast::ui

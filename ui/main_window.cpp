@@ -131,7 +131,7 @@ QString stepTimesSummary(const ForecastSession& session)
     // GPU types, not GPUs: beside a layout of 16 GPUs, "8 GPUs" read as a count of cards.
     const QString count = fitting == qsizetype(forecasts.size())
                               ? QCoreApplication::translate("MainWindow", "%1 GPU types").arg(forecasts.size())
-                              : QCoreApplication::translate("MainWindow", "%1 GPU types, the model fits %2")
+                              : QCoreApplication::translate("MainWindow", "%1 GPU types, the model fits on %2 of them")
                                     .arg(forecasts.size())
                                     .arg(fitting);
     return QCoreApplication::translate("MainWindow", "%1; fastest %2   ·   slowest %3 (Compare shows each)")

@@ -89,8 +89,7 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
       schedule_(new QComboBox(this)), gpuCount_(new QLabel(this)), size_(new QLabel(this)), graphCheck_(new QLabel(this)),
       precision_(new QLabel(this)), assumed_(new QLabel(this))
 {
-    size_->setObjectName("modelSize");
-    size_->setWordWrap(true);
+    size_->setObjectName("modelSize"); // one line, two for a mixture of experts: wrapped, it left a blank line
     precision_->setObjectName("configPrecision");
     precision_->setWordWrap(true);
     graphCheck_->setObjectName("graphCheck");
@@ -280,12 +279,13 @@ void ModelPanel::syncFromSession()
         }
     if (l.gpus() > server.value_or(kGpusPerServer))
         gpuCount_->setText(gpuCount_->text() +
-                           tr("\nMore than one server's %1: all priced on the GPU's own link, so communication is "
-                              "likely forecast short").arg(server.value_or(kGpusPerServer)));
+                           tr("\nA server holds %1 of these GPUs: every link is priced as the GPU's own, not the "
+                              "slower one between servers, so communication is likely forecast short")
+                               .arg(server.value_or(kGpusPerServer)));
     else if (!fewer.isEmpty())
         gpuCount_->setText(gpuCount_->text() +
-                           tr("\nBeyond a link's group (%1): all priced on that link, so communication is likely "
-                              "forecast short").arg(fewer.join(", ")));
+                           tr("\nMore GPUs than a link joins (%1): every link is priced as that one, so "
+                              "communication is likely forecast short").arg(fewer.join(", ")));
     // What a model card quotes, so a user can tell the model loaded is the one meant (a config.json
     // of the 70B reads 69.0 B), and a mixture of experts' active count, which sets its speed.
     const ModelConfig& loaded = session_->model();
@@ -294,7 +294,7 @@ void ModelPanel::syncFromSession()
         return n >= 1e9 ? tr("%1 B").arg(n / 1e9, 0, 'f', 1) : tr("%1 M").arg(n / 1e6, 0, 'f', 0);
     };
     const long long layers = loaded.layers + loaded.decoderLayers;
-    size_->setText((parameters.sparse() ? tr("%1 parameters (%2 active per token), %3 layers")
+    size_->setText((parameters.sparse() ? tr("%1 parameters, %3 layers\n%2 active per token")
                                                 .arg(count(parameters.total), count(parameters.activePerToken))
                                           : tr("%1 parameters, %2 layers").arg(count(parameters.total)))
                        .arg(layers));
@@ -310,7 +310,7 @@ void ModelPanel::syncFromSession()
     const bool neuSight = graphCheckOf(session_->model()) == GraphCheck::NeuSightRuns;
     const QString family = QString::fromStdString(session_->model().family);
     graphCheck_->setText(neuSight ? tr("Graph checked against NeuSight's measured runs")
-                                  : tr("Graph checked against whole-model runs we timed"));
+                                  : tr("Graph checked against whole-model runs on an H200"));
     graphCheck_->setToolTip(
         neuSight ? tr("NeuSight traced and timed models of the %1 family; the kernels forecast here are the ones "
                       "those runs launched, and docs/accuracy.md gives the whole-model error.")
