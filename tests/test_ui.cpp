@@ -863,6 +863,17 @@ private slots:
         RooflineChart roofline(&session);
         QVERIFY2(names(roofline.plot()).contains("T4 twin roof (same as T4 roof)"), qPrintable(names(roofline.plot()).join(" | ")));
         QVERIFY(names(roofline.plot()).contains("L4 roof"));
+        // Where the legend beside the plots takes its short names (too short a chart for rows above
+        // them), a twin's is its own name and "(same)": with twenty GPUs "A100-SXM4-40GB (same as
+        // A100-PCIE-40GB)" held a laptop's legend column twice as wide as the others.
+        for (ChartWidget* chart : std::initializer_list<ChartWidget*>{&waves, &roofline}) {
+            chart->resize(420, 150);
+            chart->show();
+            QVERIFY(QTest::qWaitForWindowExposed(chart));
+            QTest::qWait(50);
+            chart->plot()->replot(QCustomPlot::rpImmediateRefresh);
+            QVERIFY2(names(chart->plot()).contains("T4 twin (same)"), qPrintable(names(chart->plot()).join(" | ")));
+        }
     }
 
     // The model panel says whose measured runs check the family's graph: NeuSight's traces (GPT-2,

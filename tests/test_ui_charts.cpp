@@ -800,19 +800,36 @@ private slots:
 
     // Ten GPUs in the chart area of a 1024 x 640 window (about 640 x 330): beside the plots the
     // legend took two columns, 60% of the width, and left Waves' two panels 150 px between them.
-    // It moves to rows above the plots, across the chart's width; with few GPUs it is beside again,
-    // and with none it leaves no empty row behind.
+    // With short names (a twin's "(same)") it fits one column within a third of the width; where
+    // even that is too wide (fifteen long names on Waves), it moves to rows above the plots, across
+    // the chart's width. With few GPUs it is beside again, and with none it leaves no empty row.
     void crowdedLegendMovesAboveThePlots()
     {
         ForecastSession session(nullptr, store());
         const QStringList ten{"A100-PCIE-40GB", "A100-SXM4-40GB", "H100-SXM5-80GB", "H100-PCIE-80GB", "L4",
                               "T4", "V100-PCIE-32GB", "MI250", "L40S", "A10"};
-        session.setSelectedGpus(ten);
+        QStringList fifteen;
+        for (int i = 0; i < 15; ++i) { // long names, each its own line: no twins
+            GpuSpec sketch = *session.gpu("T4");
+            sketch.id = QString("Prototype accelerator B-%1").arg(i + 1, 2, 10, QChar('0')).toStdString();
+            sketch.memoryBandwidthGBps *= 1 + 0.2 * i;
+            sketch.fp32Gflops *= 1 + 0.3 * i;
+            sketch.fp32MatrixGflops *= 1 + 0.3 * i;
+            QVERIFY(!session.addGpu(sketch));
+            fifteen << QString::fromStdString(sketch.id);
+        }
         WavesChart waves(&session);
         waves.setSelectedOperator("mlp.fc");
         RooflineChart roofline(&session);
-        for (ChartWidget* chart : std::initializer_list<ChartWidget*>{&waves, &roofline}) {
-            const QString name = chart->metaObject()->className();
+        struct Case {
+            QStringList gpus;
+            std::vector<ChartWidget*> charts;
+            bool above;
+        };
+        for (const Case& c : {Case{ten, {&waves, &roofline}, false}, Case{fifteen, {&waves}, true}})
+        for (ChartWidget* chart : c.charts) {
+            session.setSelectedGpus(c.gpus);
+            const QString name = QString("%1, %2 GPUs").arg(chart->metaObject()->className()).arg(c.gpus.size());
             chart->resize(640, 330);
             chart->show();
             QVERIFY(QTest::qWaitForWindowExposed(chart));
@@ -827,10 +844,14 @@ private slots:
             QVERIFY2(plot->viewport().contains(settled), qPrintable(name));
             int plotsWidth = 0;
             for (QCPAxisRect* rect : plot->axisRects()) {
-                QVERIFY2(settled.bottom() < rect->outerRect().top(), qPrintable(name + ": legend beside or over a plot"));
+                QVERIFY2(c.above ? settled.bottom() < rect->outerRect().top() : settled.left() > rect->outerRect().right(),
+                         qPrintable(name + (c.above ? ": legend beside or over a plot" : ": legend not beside the plots")));
                 plotsWidth += rect->width();
             }
-            QVERIFY2(plotsWidth >= 0.55 * plot->width(), qPrintable(QString("%1: plots %2 px wide").arg(name).arg(plotsWidth)));
+            if (c.above)
+                QVERIFY2(plotsWidth >= 0.55 * plot->width(), qPrintable(QString("%1: plots %2 px wide").arg(name).arg(plotsWidth)));
+            else
+                QVERIFY2(settled.width() <= 0.36 * plot->width(), qPrintable(QString("%1: legend %2 px wide").arg(name).arg(settled.width())));
             QList<QRect> entries;
             QStringList names;
             int textHeight = 0;
@@ -848,7 +869,7 @@ private slots:
                 for (int j = i + 1; j < entries.size(); ++j)
                     QVERIFY2(!entries[i].intersects(entries[j]), qPrintable(name + ": " + names[i] + " over " + names[j]));
             }
-            for (const QString& gpu : ten)
+            for (const QString& gpu : c.gpus)
                 QVERIFY2(names.indexOf(QRegularExpression(QRegularExpression::escape(gpu) + "( .*)?")) >= 0,
                          qPrintable(name + " names no " + gpu + ": " + names.join(", ")));
         }
@@ -877,15 +898,15 @@ private slots:
                 QVERIFY2(legend->outerRect().left() > rect->outerRect().right(), chart->metaObject()->className());
         }
         // From above to none ticked: the plots start at the top, the legend hidden.
-        session.setSelectedGpus(ten);
+        session.setSelectedGpus(fifteen);
         QTest::qWait(50);
-        QVERIFY(roofline.plot()->legend->outerRect().bottom() < roofline.plot()->axisRect()->outerRect().top());
+        QVERIFY(waves.plot()->legend->outerRect().bottom() < waves.plot()->axisRect()->outerRect().top());
         session.setSelectedGpus({});
         QTest::qWait(50);
-        roofline.plot()->replot(QCustomPlot::rpImmediateRefresh);
-        QVERIFY(!roofline.plot()->legend->visible());
-        QVERIFY2(roofline.plot()->axisRect()->outerRect().top() < 10,
-                 qPrintable(QString("plot starts %1 px down").arg(roofline.plot()->axisRect()->outerRect().top())));
+        waves.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY(!waves.plot()->legend->visible());
+        QVERIFY2(waves.plot()->axisRect()->outerRect().top() < 40, // under the panel's title
+                 qPrintable(QString("plot starts %1 px down").arg(waves.plot()->axisRect()->outerRect().top())));
     }
 
     // Under a dark palette every legend takes the palette's colours: the one beside the plots had

@@ -245,6 +245,7 @@ void nameHiddenTwins(const std::vector<QCPGraph*>& graphs)
     for (std::size_t i = 1; i < graphs.size(); ++i)
         for (std::size_t j = 0; j < i; ++j)
             if (!graphs[i]->data()->isEmpty() && samePoints(graphs[i], graphs[j])) {
+                graphs[i]->setProperty(kTwinOwnName, graphs[i]->name());
                 graphs[i]->setName(QObject::tr("%1 (same as %2)").arg(graphs[i]->name(), graphs[j]->name()));
                 break;
             }

@@ -61,7 +61,9 @@ bool slantCrowdedNames(QCPAxis* keyAxis, const QStringList& names);
 // Renames each graph whose points equal an earlier one's "<name> (same as <earlier>)": identical
 // forecasts (a GPU and its unedited copy) draw exactly on top of each other, and the legend
 // otherwise names a line nobody can see.
+// Each renamed graph keeps its own name in the property kTwinOwnName, for a shorter legend form.
 void nameHiddenTwins(const std::vector<QCPGraph*>& graphs);
+inline constexpr const char* kTwinOwnName = "twinOwnName";
 // Cross-hatches the bar at `key` (`width` wide, from `bottom` to `top`) of a GPU the model does
 // not fit, under a dashed outline: a glance at the fastest bar must not pick a GPU that cannot run
 // the step. Named "doesNotFit" for tests.

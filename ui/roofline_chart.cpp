@@ -82,8 +82,12 @@ void RooflineChart::rebuild()
         roofs.push_back(roof);
     }
     nameHiddenTwins(roofs);
-    for (QCPGraph* roof : roofs) // "A100 roof (same as A100-80GB roof)" -> "A100 (same as A100-80GB)"
-        setShortLegendName(roof, QString(roof->name()).remove(tr(" roof")));
+    // "A100 roof (same as A100-80GB roof)" -> "A100 (same)": with twenty GPUs the full form held a
+    // laptop's legend column at twice its other entries' width.
+    for (QCPGraph* roof : roofs)
+        setShortLegendName(roof, roof->property(kTwinOwnName).isValid()
+                                     ? tr("%1 (same)").arg(roof->property(kTwinOwnName).toString().remove(tr(" roof")))
+                                     : QString(roof->name()).remove(tr(" roof")));
     const ModelForecast* shown = forecasts->empty() ? nullptr : &forecasts->front();
     for (const auto& f : *forecasts)
         if (QString::fromStdString(f.gpu) == gpuId_)
