@@ -709,6 +709,31 @@ private slots:
         }
     }
 
+    // A teacher's three GPUs in a 1024 x 640 window: even "V100-PCIE-32GB: 2.00 waves" did not fit
+    // the staircase, and the note, the chart's lesson, was dropped. GPUs go by family there.
+    void wavesNoteFitsALaptopWindow()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(showOneSequence(session, "gpt2_large", 512, "V100-PCIE-32GB"));
+        session.setSelectedGpus({"V100-PCIE-32GB", "A100-PCIE-40GB", "H100-SXM5-80GB"});
+        WavesChart chart(&session);
+        chart.setSelectedOperator("mlp.fc");
+        chart.resize(640, 330);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QTest::qWait(50);
+        chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        const QCPAxisRect* staircase = chart.plot()->xAxis->axisRect();
+        QCPItemText* note = nullptr;
+        for (int i = 0; i < chart.plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(chart.plot()->item(i)); t && t->text().startsWith("this model"))
+                note = t;
+        QVERIFY2(note && note->visible(), note ? qPrintable(note->text()) : "no note");
+        QVERIFY2(note->text().contains("\nV100: ") && note->text().contains("\nH100: ") && note->text().contains(" waves"),
+                 qPrintable(note->text()));
+        QVERIFY2(note->right->pixelPosition().x() <= staircase->rect().right() + 1, qPrintable(note->text()));
+    }
+
     // In a 1024 x 640 window the charts get about 560 x 240 pixels: the staircase's tick labels ran
     // together ("0200040006008000"), the Waves panels' axis titles into each other, and Breakdown's
     // value title lost its closing bracket. Each axis now takes a shorter title that fits, and the
