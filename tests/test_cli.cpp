@@ -903,9 +903,6 @@ private slots:
         QFAIL("no forward mlp.fc in the JSON");
     }
 
-    // Every layout's JSON has the same keys, and they mean the same: the busiest GPU's step, whose
-    // ops add up to fw_ms + bw_ms, and with communication and bubble to e2e_ms. A pipeline's
-    // fw_ms was one micro-batch through every layer, a quarter of its step.
     // The whole model's size beside every forecast, the same on any layout, where memory's
     // `parameters` is the busiest GPU's share; a mixture of experts also says its active share.
     void predictGivesTheWholeModelsParameters()
@@ -1034,6 +1031,9 @@ private slots:
         QCOMPARE(QJsonDocument::fromJson(a100Json.out.toUtf8()).object().value("fp32_gemm_issue_share").toDouble(), 1.0);
     }
 
+    // Every layout's JSON has the same keys, and they mean the same: the busiest GPU's step, whose
+    // ops add up to fw_ms + bw_ms, and with communication and bubble to e2e_ms. A pipeline's
+    // fw_ms was one micro-batch through every layer, a quarter of its step.
     void predictJsonHasOneShapeForEveryLayout()
     {
         const QStringList base{"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--batch", "8", "--seq", "512",

@@ -700,6 +700,18 @@ private slots:
         QCOMPARE(sw.total - sw.activePerToken, experts * double(switchModel.experts - 1) / double(switchModel.experts));
     }
 
+    // Counts read as model cards write them, and one that rounds up takes the next unit.
+    void parameterCountsReadAsModelCardsWriteThem()
+    {
+        QCOMPARE(parameterCountText(46702792704.0, 2), std::string("46.70 B"));
+        QCOMPARE(parameterCountText(46702792704.0, 1), std::string("46.7 B"));
+        QCOMPARE(parameterCountText(774030080.0, 1), std::string("774 M"));
+        QCOMPARE(parameterCountText(999.6e6, 1), std::string("1.0 B")); // not "1000 M"
+        QCOMPARE(parameterCountText(999.6e3, 2), std::string("1 M"));
+        QCOMPARE(parameterCountText(65536.0, 2), std::string("66 k")); // a hand-written toy config: not "0 M"
+        QCOMPARE(parameterCountText(512.0, 2), std::string("512"));
+    }
+
     // Every training step the data measured ran, so it fit its GPU: the memory estimate must say
     // so. Counting every forward output as kept for backward put GPT-2 large at 1 x 1024 at 37 GB,
     // over the 32 GB of the V100 that ran it. Data-parallel runs hold their share of the batch;

@@ -1512,7 +1512,8 @@ private slots:
         BreakdownChart breakdown(&session);
         SensitivityChart sensitivity(&session);
         RooflineChart roofline(&session);
-        for (ChartWidget* chart : std::initializer_list<ChartWidget*>{&breakdown, &sensitivity, &roofline}) {
+        CompareChart compare(&session); // its caption names the scenario, as Breakdown's does
+        for (ChartWidget* chart : std::initializer_list<ChartWidget*>{&breakdown, &sensitivity, &roofline, &compare}) {
             chart->resize(640, 240);
             chart->show();
             QVERIFY(QTest::qWaitForWindowExposed(chart));
@@ -1527,9 +1528,9 @@ private slots:
             const QCPLegend* legend = chart->plot()->legend;
             QVERIFY2(legend->wrap() == 0, qPrintable(chart->metaObject()->className())); // one column: rows close up first
         }
-        QVERIFY2(breakdown.plot()->xAxis->label().startsWith("llama2_70b, ") &&
-                     breakdown.plot()->xAxis->label().contains("8 GPUs"),
-                 qPrintable(breakdown.plot()->xAxis->label()));
+        for (const ChartWidget* chart : std::initializer_list<const ChartWidget*>{&breakdown, &compare})
+            QVERIFY2(chart->plot()->xAxis->label().startsWith("llama2_70b, ") && chart->plot()->xAxis->label().contains("8 GPUs"),
+                     qPrintable(chart->plot()->xAxis->label()));
         // Sensitivity's notes sit on the zero line, inside the rect on both sides, and the
         // memory row still says the model does not fit.
         const QCPAxisRect* rect = sensitivity.plot()->xAxis->axisRect();

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -30,8 +31,10 @@ namespace {
 // applied and, if refused, said why.
 class LayoutSpinBox : public QSpinBox {
 public:
-    // `accepts` says whether a value fits; `largest` bounds the search (a value must divide the
-    // heads, layers or batch), which the micro-batch box's 2^20 made take seconds a press.
+    // `accepts` says whether a value fits; `largest` is the count every accepted value divides
+    // (heads, layers or batch: largestFittingDegree), so only its divisors are tried. Trying every
+    // value up to a batch of 2^20 took seconds a press, and with the arrows judged on every change,
+    // seconds an edit.
     LayoutSpinBox(QWidget* parent, std::function<bool(int)> accepts, std::function<int()> largest)
         : QSpinBox(parent), accepts_(std::move(accepts)), largest_(std::move(largest))
     {
@@ -47,16 +50,17 @@ public:
         }
         setValue(value);
     }
-    // Greys an arrow with nothing it could reach (TP 4 of a 20-head model: 5 is the next, and with
-    // 40 GB per GPU needed, perhaps nothing). Judged when the session changes, not on every paint,
-    // as each value is a layout check.
+    // Greys an arrow with nothing it could reach (TP 20 of a 20-head model). Judged when the
+    // session changes, not on every paint, as each value is a layout check; a disabled box not at all.
     void judgeSteps()
     {
         steps_ = StepNone;
-        if (nextAccepted(value(), 1))
-            steps_ |= StepUpEnabled;
-        if (nextAccepted(value(), -1))
-            steps_ |= StepDownEnabled;
+        if (isEnabled() && !isReadOnly()) {
+            if (nextAccepted(value(), 1))
+                steps_ |= StepUpEnabled;
+            if (nextAccepted(value(), -1))
+                steps_ |= StepDownEnabled;
+        }
         update();
     }
 
@@ -67,14 +71,31 @@ private:
     std::optional<int> nextAccepted(int from, int direction) const
     {
         const int top = std::min(maximum(), largest_());
-        for (int next = from + direction; next >= minimum() && next <= top; next += direction)
-            if (accepts_(next))
-                return next;
+        std::vector<int> divisors; // of `top`, ascending: about 2 sqrt(top) steps to list
+        std::vector<int> upper;
+        for (int d = 1; d <= top / d; ++d)
+            if (top % d == 0) {
+                divisors.push_back(d);
+                if (d != top / d)
+                    upper.push_back(top / d);
+            }
+        divisors.insert(divisors.end(), upper.rbegin(), upper.rend());
+        if (direction > 0) {
+            for (auto it = std::upper_bound(divisors.begin(), divisors.end(), from); it != divisors.end(); ++it)
+                if (*it >= minimum() && accepts_(*it))
+                    return *it;
+        } else {
+            auto it = std::lower_bound(divisors.begin(), divisors.end(), from);
+            while (it != divisors.begin()) {
+                --it;
+                if (*it >= minimum() && accepts_(*it))
+                    return *it;
+            }
+        }
         return std::nullopt;
     }
 
     StepEnabled steps_ = StepUpEnabled | StepDownEnabled;
-private:
     std::function<bool(int)> accepts_;
     std::function<int()> largest_;
 };
@@ -290,9 +311,7 @@ void ModelPanel::syncFromSession()
     // of the 70B reads 69.0 B), and a mixture of experts' active count, which sets its speed.
     const ModelConfig& loaded = session_->model();
     const ParameterCount parameters = countParameters(loaded);
-    const auto count = [](double n) {
-        return n >= 1e9 ? tr("%1 B").arg(n / 1e9, 0, 'f', 1) : tr("%1 M").arg(n / 1e6, 0, 'f', 0);
-    };
+    const auto count = [](double n) { return QString::fromStdString(parameterCountText(n, 1)); };
     const long long layers = loaded.layers + loaded.decoderLayers;
     size_->setText((parameters.sparse() ? tr("%1 parameters, %3 layers\n%2 active per token")
                                                 .arg(count(parameters.total), count(parameters.activePerToken))
@@ -300,7 +319,7 @@ void ModelPanel::syncFromSession()
                        .arg(layers));
     size_->setToolTip(parameters.sparse()
                           ? tr("Every weight and bias the model's graph holds. A token passes through %1 of the %2 experts "
-                               "of each layer, so %3 parameters work on it; all %4 must be in memory.")
+                               "of each expert layer, so %3 parameters work on it; all %4 must be in memory.")
                                 .arg(loaded.expertsPerToken)
                                 .arg(loaded.experts)
                                 .arg(count(parameters.activePerToken), count(parameters.total))

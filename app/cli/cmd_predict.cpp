@@ -323,13 +323,9 @@ void printNotes(const Notes& notes)
 // The whole model's size, as model cards give it: "774 M", "46.70 B (12.88 B active per token)".
 void printParameters(const ParameterCount& p)
 {
-    const auto count = [](double n) {
-        char text[32];
-        std::snprintf(text, sizeof text, n >= 1e9 ? "%.2f B" : "%.0f M", n >= 1e9 ? n / 1e9 : n / 1e6);
-        return std::string(text);
-    };
-    const std::string active = p.sparse() ? " (" + count(p.activePerToken) + " active per token)" : "";
-    std::printf("  parameters %10s%s\n", count(p.total).c_str(), active.c_str());
+    const std::string active =
+        p.sparse() ? " (" + parameterCountText(p.activePerToken, 2) + " active per token)" : "";
+    std::printf("  parameters %10s%s\n", parameterCountText(p.total, 2).c_str(), active.c_str());
 }
 
 // `forecast`'s memory against its GPU's; `whose` names the GPU on a multi-GPU layout.

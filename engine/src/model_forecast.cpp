@@ -1,6 +1,7 @@
 #include "gpuforecast/model_forecast.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 namespace gpuforecast {
@@ -69,6 +70,20 @@ ParameterCount countIn(const std::vector<GraphKernel>& trainingGraph, const Mode
 ParameterCount countParameters(const ModelConfig& config)
 {
     return countIn(parameterGraph(config), config);
+}
+
+std::string parameterCountText(double count, int billionDecimals)
+{
+    char text[48];
+    if (count >= 999.5e6)
+        std::snprintf(text, sizeof text, "%.*f B", billionDecimals, count / 1e9);
+    else if (count >= 999.5e3)
+        std::snprintf(text, sizeof text, "%.0f M", count / 1e6);
+    else if (count >= 999.5)
+        std::snprintf(text, sizeof text, "%.0f k", count / 1e3);
+    else
+        std::snprintf(text, sizeof text, "%.0f", count);
+    return text;
 }
 
 MemoryEstimate estimateMemory(const ModelConfig& config, const GraphOptions& options)

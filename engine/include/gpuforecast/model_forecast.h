@@ -70,5 +70,8 @@ struct ParameterCount {
     bool sparse() const { return activePerToken < total; }
 };
 ParameterCount countParameters(const ModelConfig& config);
+// A count as model cards write it: "46.70 B" (`billionDecimals` decimals), "774 M", "65 k", "512";
+// a count that rounds to 1000 of a unit takes the next ("1.00 B", not "1000 M").
+std::string parameterCountText(double count, int billionDecimals);
 
 } // namespace gpuforecast
