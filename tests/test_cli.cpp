@@ -903,6 +903,24 @@ private slots:
         QFAIL("no forward mlp.fc in the JSON");
     }
 
+    // A training step's kernels under one node say their part ("grad weight", ...; null where a
+    // phase has one kernel), in the JSON and beside the name in the text's largest operators.
+    void predictNamesEachKernelsPart()
+    {
+        const QStringList args{"predict", "--model", "gpt2_large", "--gpu", "T4", "--seq", "128", "--mode", "training"};
+        const Run r = cli(args + QStringList{"--json"});
+        QCOMPARE(r.code, 0);
+        QStringList fc;
+        for (const auto& op : QJsonDocument::fromJson(r.out.toUtf8()).object()["ops"].toArray())
+            if (op.toObject()["name"].toString() == "mlp.fc")
+                fc << op.toObject()["phase"].toString() + "|" +
+                          (op.toObject()["part"].isNull() ? QString("null") : op.toObject()["part"].toString());
+        fc.sort();
+        QCOMPARE(fc, (QStringList{"acc|bias", "acc|weight", "bw|grad input", "bw|grad weight", "fw|null"}));
+        const Run text = cli(args);
+        QVERIFY2(text.out.contains("mlp.fc (grad weight)") || text.out.contains("mlp.proj (grad weight)"), qPrintable(text.out));
+    }
+
     // The whole model's size beside every forecast, the same on any layout, where memory's
     // `parameters` is the busiest GPU's share; a mixture of experts also says its active share.
     void predictGivesTheWholeModelsParameters()

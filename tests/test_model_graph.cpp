@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <sstream>
 
 using namespace gpuforecast;
@@ -698,6 +699,33 @@ private slots:
                 experts += op.kernel.elements() * double(op.count);
         QVERIFY(experts > 0);
         QCOMPARE(sw.total - sw.activePerToken, experts * double(switchModel.experts - 1) / double(switchModel.experts));
+    }
+
+    // A training step's kernels under one node say which part of its work each is: a linear
+    // layer's two backward GEMMs had both read "bw", told apart only by their dimensions.
+    void trainingKernelsNameTheirPart()
+    {
+        const auto graph = buildModelGraph(bundled("gpt2_large"), {1, 128, true, false});
+        std::map<std::pair<Phase, std::string>, std::set<std::string>> parts; // (phase, node) -> parts
+        for (const GraphKernel& k : graph)
+            if (k.node == "mlp.fc" || k.node == "attn.scores" || k.node == "ln_1")
+                parts[{k.phase, k.node}].insert(k.part);
+        using Parts = std::set<std::string>;
+        QCOMPARE((parts[{Phase::Forward, "mlp.fc"}]), Parts{""});
+        QCOMPARE((parts[{Phase::Backward, "mlp.fc"}]), (Parts{"grad input", "grad weight"}));
+        QCOMPARE((parts[{Phase::Accumulate, "mlp.fc"}]), (Parts{"weight", "bias"}));
+        QCOMPARE((parts[{Phase::Backward, "attn.scores"}]), (Parts{"grad A", "grad B"}));
+        QCOMPARE((parts[{Phase::Accumulate, "ln_1"}]), (Parts{"weight", "bias"}));
+        // The grad-weight GEMM is the one whose output is the weight (k x n of the forward's m x n x k).
+        for (const GraphKernel& k : graph)
+            if (k.node == "mlp.fc" && k.part == "grad weight")
+                QCOMPARE(k.kernel.m * k.kernel.k, 1280LL * 5120);
+        QCOMPARE(phaseLabel(graph.front()), std::string("fw"));
+        for (const GraphKernel& k : graph)
+            if (k.part == "grad weight") {
+                QCOMPARE(phaseLabel(k), std::string("bw: grad weight"));
+                break;
+            }
     }
 
     // Counts read as model cards write them, and one that rounds up takes the next unit.

@@ -258,6 +258,34 @@ private slots:
             QVERIFY(!ops.index(row, OperatorTableModel::Waves).data().toString().contains("SMs"));
     }
 
+    // A training step's two backward GEMMs of one layer had both read "bw": the Phase column names
+    // the part, and the CSV keeps the phase and the part in columns of their own.
+    void operatorTableNamesEachKernelsPart()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(showOneSequence(session, "gpt2_large", 128, "T4"));
+        QVERIFY(!session.setOptions(GraphOptions{1, 128, true, false}));
+        OperatorTableModel ops(&session);
+        ops.setGpu("T4");
+        QStringList fcPhases;
+        for (int row = 0; row < ops.rowCount(); ++row)
+            if (ops.index(row, OperatorTableModel::Name).data().toString() == "mlp.fc")
+                fcPhases << ops.index(row, OperatorTableModel::Phase).data().toString();
+        fcPhases.sort();
+        QCOMPARE(fcPhases, (QStringList{"acc: bias", "acc: weight", "bw: grad input", "bw: grad weight", "fw"}));
+        const auto rows = csv::parse(operatorTableCsv(ops, "T4"), "ops.csv");
+        const auto column = [&](const char* name) {
+            return std::size_t(std::find(rows.front().begin(), rows.front().end(), name) - rows.front().begin());
+        };
+        QVERIFY(column("phase") + 1 == column("part"));
+        QStringList exported;
+        for (std::size_t r = 1; r < rows.size(); ++r)
+            if (rows[r][column("operator")] == "mlp.fc")
+                exported << QString::fromStdString(rows[r][column("phase")] + "|" + rows[r][column("part")]);
+        exported.sort();
+        QCOMPARE(exported, (QStringList{"acc|bias", "acc|weight", "bw|grad input", "bw|grad weight", "fw|"}));
+    }
+
     // Long softmax rows spill L1 and are read again from DRAM: the table names that bound, and a
     // sheet with more L1 (a user edit) lifts it.
     void rereadBoundKernelsSaySo()

@@ -93,6 +93,8 @@ std::string operatorTableCsv(const QAbstractItemModel& view, const QString& gpuI
     std::vector<std::string> header{"gpu"};
     for (const auto& [column, name] : kColumns) {
         header.push_back(name);
+        if (column == C::Phase)
+            header.push_back("part"); // "grad weight", ... or empty
         if (column == C::Waves) {
             header.push_back("priced_waves");
             header.push_back("waves_on_sms"); // empty: over the GPU's own SMs
@@ -110,6 +112,11 @@ std::string operatorTableCsv(const QAbstractItemModel& view, const QString& gpuI
                 cells.push_back(pricedAt.isValid() ? number(pricedAt.toDouble(), 8) : std::string());
                 const QVariant sms = index.data(OperatorTableModel::LayoutSmsRole);
                 cells.push_back(sms.isValid() ? number(sms.toDouble(), 8) : std::string());
+                continue;
+            }
+            if (column == C::Phase) { // "bw" and "grad weight", where the table shows "bw: grad weight"
+                cells.push_back(index.data(OperatorTableModel::PhaseNameRole).toString().toStdString());
+                cells.push_back(index.data(OperatorTableModel::PartRole).toString().toStdString());
                 continue;
             }
             const QVariant raw = index.data(OperatorTableModel::SortRole);

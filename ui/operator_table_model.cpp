@@ -62,6 +62,10 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
         return index.column() == Waves && priced ? QVariant(o.forecast.wavesPricedAt()) : QVariant();
     if (role == LayoutSmsRole)
         return index.column() == Waves && priced && o.forecast.layoutSms > 0 ? QVariant(o.forecast.layoutSms) : QVariant();
+    if (role == PhaseNameRole || role == PartRole)
+        return index.column() != Phase ? QVariant()
+               : role == PartRole     ? QVariant(QString::fromStdString(o.op.part))
+                                      : QVariant(QString::fromUtf8(phaseName(o.op.phase).data()));
     if (role == SortRole) {
         switch (index.column()) {
         case Count: return launches;
@@ -95,7 +99,7 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
     switch (index.column()) {
     case Name: return QString::fromStdString(o.op.node);
     case Class: return QString::fromUtf8(opClassName(k.opClass).data());
-    case Phase: return QString::fromUtf8(phaseName(o.op.phase).data());
+    case Phase: return QString::fromStdString(phaseLabel(o.op));
     case Count: return QString::number(launches, 'g', 8);
     case Dims:
         if (k.isGemm())

@@ -20,6 +20,10 @@ public:
     // Waves column: the SM count its waves are over when a what-if kernel took its basis's
     // forecast (KernelForecast::layoutSms); invalid when they are over its own GPU's SMs.
     static constexpr int LayoutSmsRole = Qt::UserRole + 3;
+    // Phase column: the phase alone ("bw") and the part ("grad weight", empty where there is one
+    // kernel), which the display joins ("bw: grad weight"); the CSV keeps them apart for scripts.
+    static constexpr int PhaseNameRole = Qt::UserRole + 4;
+    static constexpr int PartRole = Qt::UserRole + 5;
 
     explicit OperatorTableModel(ForecastSession* session, QObject* parent = nullptr);
     void setGpu(const QString& id); // which compared GPU's forecast to show

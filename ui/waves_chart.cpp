@@ -321,7 +321,7 @@ void WavesChart::rebuild()
         sweeps_ = sweepKernel(*session_, pricedKernels_);
         // A training step runs several kernels under one name; the title says which is shown.
         if (chosen->op.phase != Phase::Forward)
-            shownOperator_ += QStringLiteral(" (%1)").arg(QString::fromUtf8(phaseName(chosen->op.phase).data()));
+            shownOperator_ += QStringLiteral(" (%1)").arg(QString::fromStdString(phaseLabel(chosen->op)));
         utilizationTitles_ = QStringList{tr("%1: learned utilization vs. waves").arg(shownOperator_),
                                                tr("%1: utilization vs. waves").arg(shownOperator_),
                                                tr("utilization vs. waves"), tr("utilization")};

@@ -115,6 +115,7 @@ nlohmann::json toJson(const ModelForecast& r)
                           {"class", std::string(opClassName(o.op.kernel.opClass))},
                           {"op", o.op.kernel.op},
                           {"phase", std::string(phaseName(o.op.phase))},
+                          {"part", o.op.part.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.op.part)},
                           {"count", o.op.count},
                           {"repeat", o.repeat}, // per step: 1, a pipeline stage's share of micro-batches, 0 on another stage
                           {"dims", dimsJson(o.op.kernel)},
@@ -349,7 +350,10 @@ void printLargestOperators(const ModelForecast& r, double stepSeconds)
     std::sort(top.begin(), top.end(), [](auto* a, auto* b) { return a->totalSeconds() > b->totalSeconds(); });
     std::printf("  %-32s %-11s %-5s %6s %10s %7s\n", "largest operators", "class", "phase", "count", "total ms", "share");
     for (std::size_t i = 0; i < std::min<std::size_t>(10, top.size()); ++i)
-        std::printf("  %-32s %-11s %-5s %6.0f %10.3f %6.1f%%\n", elideName(top[i]->op.node, 32).c_str(),
+        // The part beside the name keeps the phase column narrow: "mlp.fc (grad weight)" and
+        // "mlp.fc (grad input)" had both read "mlp.fc ... bw".
+        std::printf("  %-32s %-11s %-5s %6.0f %10.3f %6.1f%%\n",
+                    elideName(top[i]->op.part.empty() ? top[i]->op.node : top[i]->op.node + " (" + top[i]->op.part + ")", 32).c_str(),
                     std::string(opClassName(top[i]->op.kernel.opClass)).c_str(),
                     std::string(phaseName(top[i]->op.phase)).c_str(), double(top[i]->op.count) * top[i]->repeat,
                     top[i]->totalSeconds() * 1e3, 100 * top[i]->totalSeconds() / stepSeconds);

@@ -35,10 +35,10 @@ void Builder::section(long long count, bool perLayer, double tokenShare)
     tokenShare_ = tokenShare;
 }
 
-void Builder::add(const std::string& node, Phase phase, Kernel kernel)
+void Builder::add(const std::string& node, Phase phase, Kernel kernel, const char* part)
 {
     if (count_ > 0)
-        out_.push_back(GraphKernel{node, phase, std::move(kernel), count_, perLayer_, false, tokenShare_});
+        out_.push_back(GraphKernel{node, phase, std::move(kernel), count_, perLayer_, false, tokenShare_, part});
 }
 
 void Builder::forward(const std::string& node, Kernel kernel, const std::string& member)
@@ -54,14 +54,14 @@ void Builder::linear(const std::string& node, long long m, long long n, long lon
     add(node, Phase::Forward, Kernel::gemm("linear", 1, m, n, k));
     if (!training())
         return;
-    add(node, Phase::Backward, Kernel::gemm("linear", 1, m, k, n));
-    add(node, Phase::Backward, Kernel::gemm("linear", 1, k, m, n));
+    add(node, Phase::Backward, Kernel::gemm("linear", 1, m, k, n), "grad input");
+    add(node, Phase::Backward, Kernel::gemm("linear", 1, k, m, n), "grad weight");
     const std::size_t before = out_.size(); // add() records nothing in a section that runs 0 times
-    add(node, Phase::Accumulate, Kernel::vector("add", 1, n * k));
+    add(node, Phase::Accumulate, Kernel::vector("add", 1, n * k), bias ? "weight" : "");
     if (tiedWeight && out_.size() > before)
         out_.back().sharedParameter = true;
     if (bias)
-        add(node, Phase::Accumulate, Kernel::vector("add", 1, k));
+        add(node, Phase::Accumulate, Kernel::vector("add", 1, k), "bias");
 }
 
 void Builder::bmm(const std::string& node, long long b, long long m, long long n, long long k)
@@ -69,8 +69,8 @@ void Builder::bmm(const std::string& node, long long b, long long m, long long n
     add(node, Phase::Forward, Kernel::gemm("bmm", b, m, n, k));
     if (!training())
         return;
-    add(node, Phase::Backward, Kernel::gemm("bmm", b, m, k, n));
-    add(node, Phase::Backward, Kernel::gemm("bmm", b, n, m, k));
+    add(node, Phase::Backward, Kernel::gemm("bmm", b, m, k, n), "grad A");
+    add(node, Phase::Backward, Kernel::gemm("bmm", b, n, m, k), "grad B");
 }
 
 void Builder::vec(const std::string& node, const std::string& op, long long rows, long long h,
@@ -107,9 +107,9 @@ void Builder::backwardVec(const std::string& node, const std::string& op, long l
         bw("softmax");
     } else if (op == "ln" || op == "rmsnorm") {
         bw("mul");
-        add(node, Phase::Accumulate, Kernel::vector("add", 1, h)); // weight
+        add(node, Phase::Accumulate, Kernel::vector("add", 1, h), op == "ln" ? "weight" : "");
         if (op == "ln")
-            add(node, Phase::Accumulate, Kernel::vector("add", 1, h)); // bias
+            add(node, Phase::Accumulate, Kernel::vector("add", 1, h), "bias");
     } else {
         bw(op.c_str()); // gelu, relu, silu, ...: one kernel of the same kind
     }
@@ -219,6 +219,11 @@ std::string_view phaseName(Phase p)
     case Phase::Accumulate: return "acc";
     }
     return "fw";
+}
+
+std::string phaseLabel(const GraphKernel& k)
+{
+    return k.part.empty() ? std::string(phaseName(k.phase)) : std::string(phaseName(k.phase)) + ": " + k.part;
 }
 
 GraphCheck graphCheckOf(const ModelConfig& c)

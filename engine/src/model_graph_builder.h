@@ -70,7 +70,7 @@ private:
         Kernel kernel;
         std::string member; // vector op, or "memory"
     };
-    void add(const std::string& node, Phase phase, Kernel kernel);
+    void add(const std::string& node, Phase phase, Kernel kernel, const char* part = "");
     void forward(const std::string& node, Kernel kernel, const std::string& member);
     void backwardVec(const std::string& node, const std::string& op, long long rows, long long h);
 

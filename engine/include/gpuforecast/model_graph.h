@@ -26,7 +26,14 @@ struct GraphKernel {
     // The share of the step's tokens that pass through this kernel's parameters: k of E for a
     // routed expert's (Mixtral's 2 of 8), 1 elsewhere. What a model's active parameters count.
     double tokenShare = 1;
+    // Which of a node's kernels of one phase this is, where it has several: "grad input" and
+    // "grad weight" (a linear layer's backward GEMMs), "grad A" and "grad B" (a batched product
+    // C = A B), "weight" and "bias" (accumulation). Empty where the phase has one kernel.
+    std::string part = {};
 };
+// The phase with the part where there is one: "bw: grad weight", "fw" (the operator table, the
+// Waves title and predict's text, where a linear layer's two backward GEMMs had read "bw" twice).
+std::string phaseLabel(const GraphKernel& k);
 
 // The largest batch and sequence any entry point accepts: the CLI, scenario files and the GUI's
 // boxes share them, so a scenario the GUI opens is one its boxes can show.
