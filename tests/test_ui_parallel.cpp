@@ -228,6 +228,14 @@ private slots:
         tp->setValue(20);
         QCOMPARE(session.layout().tp, 20LL);
         QCOMPARE(arrows(tp), QAbstractSpinBox::StepEnabled(QAbstractSpinBox::StepDownEnabled));
+        // A batch past the DP box's 4096: the arrows still reach every degree that divides it (the
+        // divisors of 4096 alone went 2 -> 4, past 3 of 6000).
+        tp->setValue(1);
+        QVERIFY(!session.setOptions(GraphOptions{6000, 1024, true, false}).has_value());
+        dp->setValue(2);
+        QCOMPARE(session.layout().dp, 2LL);
+        dp->stepUp();
+        QCOMPARE(session.layout().dp, 3LL);
     }
 
     // Which arrows a spin box offers (a protected virtual, read through a pointer to member).

@@ -369,10 +369,10 @@ void ChartWidget::fitLegendAcross()
         legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // along each row, then the next
         changed = true;
     }
-    // Exactly its rows' height, which fitLegendPlacement keeps within 40% of the chart's: left to
-    // its size hint it counted in the chart's minimum size (every bundled GPU grew a laptop's chart
-    // past its room), and with no minimum the row under its tiny stretch collapsed to 10 px and the
-    // legend vanished.
+    // Exactly its rows' height: with no minimum the row under its tiny stretch collapsed to 10 px
+    // and the legend vanished. That height counts in the chart's minimum size, which
+    // fitLegendPlacement's 40% rule keeps within the chart's room (every bundled GPU, above the
+    // plots, had grown a laptop's chart past it).
     const int rows = (int(widths.size()) + columns - 1) / columns;
     const QSize minimum(1, rows * rowHeight(true) + legend->margins().top() + legend->margins().bottom());
     if (legend->minimumSize() != minimum) {
