@@ -1579,6 +1579,11 @@ private slots:
         // Past three zeros, its own unit: an H100 beside a 1-GFLOP/s sheet read "0.000108 h".
         QCOMPARE(formatLatencyIn(388.8, latencyUnitFor(7e8)), QString("388.8 ms"));
         QCOMPARE(formatLatencyIn(1.5e4, latencyUnitFor(7e8)), QString("0.00417 h")); // two zeros: the axis unit still
+        QCOMPARE(formatTableMs(0.0123), QString("0.012"));
+        QCOMPARE(formatTableMs(123.4564), QString("123.456"));
+        QCOMPARE(formatTableMs(1234.567), QString::fromUtf8("1\u2009234.57"));
+        QCOMPARE(formatTableMs(1000313.686), QString::fromUtf8("1\u2009000\u2009314")); // was "1000313.686"
+        QCOMPARE(formatTableMs(0), QString("0.000"));
         QCOMPARE(formatRatio(1.3712), QString("1.37x"));
         QCOMPARE(formatRatio(0.000108), QString("0.000108x")); // was "0.00x"
         QCOMPARE(formatRatio(9259.3), QString("9259x"));

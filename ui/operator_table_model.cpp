@@ -138,7 +138,7 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
         if (rereadBound)
             return tr("memory (re-reads)");
         return priced ? (g.memoryBound ? tr("memory") : tr("compute")) : tr("memory (copy)");
-    case TimeMs: return QString::number(ms, 'f', 3);
+    case TimeMs: return formatTableMs(ms);
     case Share: return QString("%1%").arg(100 * share, 0, 'f', 1);
     }
     return {};

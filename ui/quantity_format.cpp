@@ -103,6 +103,20 @@ QString formatLatencyIn(double ms, const LatencyUnit& unit, int msDecimals)
     return QString("%1 %2").arg(v < 1 ? threeFigures(v) : QString::number(v, 'f', v < 1000 ? 2 : 0), unit.name);
 }
 
+QString formatTableMs(double ms)
+{
+    if (!std::isfinite(ms))
+        return QString::number(ms);
+    const int decimals = ms > 0 ? std::clamp(5 - int(std::floor(std::log10(ms))), 0, 3) : 3;
+    QString text = QString::number(ms, 'f', decimals);
+    const qsizetype point = text.indexOf('.');
+    // A thin space, not the locale's comma: every other number in the window uses '.' for the
+    // decimal point, and a comma beside it would read as one in some locales.
+    for (qsizetype i = (point < 0 ? text.size() : point) - 3; i > 0; i -= 3)
+        text.insert(i, QChar(u'\u2009'));
+    return text;
+}
+
 QString formatRatio(double ratio)
 {
     if (!std::isfinite(ratio) || ratio <= 0)

@@ -32,6 +32,10 @@ LatencyUnit latencyUnitFor(double largestMs);
 // thousandth of the unit, the value's own unit: beside a 1-GFLOP/s sheet's hours, an H100's
 // 388.8 ms had read "0.000108 h".
 QString formatLatencyIn(double ms, const LatencyUnit& unit, int msDecimals = 1);
+// Milliseconds for a table column, which keeps one unit so rows compare and sort: six figures at
+// most three decimals ("0.012", "123.456", "1234.57"), thousands apart by a thin space
+// ("1 000 314", where a 70B training step had read "1000313.686").
+QString formatTableMs(double ms);
 // A speed-up, "1.37x": two decimals, three figures below 0.01 (one GPU ten thousand times slower
 // than another read "0.00x") and whole from 100.
 QString formatRatio(double ratio);
