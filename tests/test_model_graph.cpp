@@ -21,6 +21,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 using namespace gpuforecast;
 
@@ -726,6 +727,32 @@ private slots:
                 QCOMPARE(phaseLabel(k), std::string("bw: grad weight"));
                 break;
             }
+    }
+
+    // No two kernels of one node and phase read alike in any bundled model's training step: a
+    // `mul`'s two backward kernels, a softmax's mul and softmax, a copy's fill and gradient passes
+    // had each read "bw" beside "bw".
+    void everyTrainingKernelOfANodeReadsItsOwn()
+    {
+        for (const QString& file : QDir(GPUFORECAST_RESOURCES "/models").entryList({"*.json"}, QDir::Files)) {
+            if (file == "README.md")
+                continue;
+            const ModelConfig config = bundled(file.chopped(5).toStdString());
+            std::map<std::tuple<std::string, Phase, std::string, long long>, int> seen;
+            for (const GraphKernel& k : buildModelGraph(config, {1, 64, true, false})) {
+                const int times = ++seen[std::make_tuple(k.node, k.phase, phaseLabel(k), k.count)];
+                QVERIFY2(times == 1, qPrintable(file + ": " + QString::fromStdString(k.node + " " + phaseLabel(k))));
+            }
+        }
+        std::map<std::string, std::set<std::string>> gelu; // GPT-2's tanh GELU, by node: its backward parts
+        for (const GraphKernel& k : buildModelGraph(bundled("gpt2_large"), {1, 64, true, false}))
+            if (k.phase == Phase::Backward && k.node.rfind("mlp.act.", 0) == 0)
+                gelu[k.node].insert(k.part);
+        using Parts = std::set<std::string>;
+        QCOMPARE(gelu["mlp.act.product"], (Parts{"grad A", "grad B"}));
+        QCOMPARE(gelu["mlp.act.half"], Parts{""}); // a scalar times a tensor: one kernel
+        QCOMPARE(gelu["mlp.act.tanh"], (Parts{"mulu", "addu"}));
+        QCOMPARE(gelu["mlp.act.cube"], (Parts{"powu", "mul", "mulu"}));
     }
 
     // Counts read as model cards write them, and one that rounds up takes the next unit.

@@ -2,6 +2,7 @@
 #include "gpuforecast/error.h"
 #include "model_graph_builder.h"
 
+#include <array>
 #include <numeric>
 #include <utility>
 
@@ -87,31 +88,36 @@ void Builder::vec(const std::string& node, const std::string& op, long long rows
 
 void Builder::backwardVec(const std::string& node, const std::string& op, long long rows, long long h)
 {
+    // A binary operator's two backward kernels, one per tensor input, are alike but for which input
+    // they serve; a chain of different operators is told apart by the operator (a `mul`'s two had
+    // both read "bw", a softmax's "bw" beside "bw").
+    static const char* const perInput[] = {"grad A", "grad B"};
     const int inputs = isUnary(op) ? 1 : 2;
-    auto bw = [&](const char* o) { add(node, Phase::Backward, Kernel::vector(o, rows, h)); };
+    auto part = [&](int i) { return inputs > 1 ? perInput[i] : ""; };
+    auto bw = [&](const char* o, const char* which) { add(node, Phase::Backward, Kernel::vector(o, rows, h), which); };
+    auto chain = [&](std::initializer_list<const char*> ops) {
+        for (const char* o : ops)
+            bw(o, o);
+    };
     if (op == "add" || op == "addu") {
         for (int i = 0; i < inputs; ++i)
-            add(node, Phase::Backward, Kernel::memory("add_grad", kFloat * double(rows) * double(h)));
+            add(node, Phase::Backward, Kernel::memory("add_grad", kFloat * double(rows) * double(h)), part(i));
     } else if (op == "mul" || op == "mulu" || op == "div" || op == "divu") {
         for (int i = 0; i < inputs; ++i)
-            bw(op.c_str());
+            bw(op.c_str(), part(i));
     } else if (op == "pow" || op == "powu") {
-        bw(op.c_str());
-        bw("mul");
-        bw("mulu");
+        chain({op.c_str(), "mul", "mulu"});
     } else if (op == "tanh") {
-        bw("mulu");
-        bw("addu");
+        chain({"mulu", "addu"});
     } else if (op == "softmax") {
-        bw("mul");
-        bw("softmax");
+        chain({"mul", "softmax"});
     } else if (op == "ln" || op == "rmsnorm") {
-        bw("mul");
+        bw("mul", "");
         add(node, Phase::Accumulate, Kernel::vector("add", 1, h), op == "ln" ? "weight" : "");
         if (op == "ln")
             add(node, Phase::Accumulate, Kernel::vector("add", 1, h), "bias");
     } else {
-        bw(op.c_str()); // gelu, relu, silu, ...: one kernel of the same kind
+        bw(op.c_str(), ""); // gelu, relu, silu, ...: one kernel of the same kind
     }
 }
 
@@ -123,12 +129,14 @@ void Builder::activationModule(const std::string& node, const std::string& op, l
 }
 
 void Builder::memory(const std::string& node, const std::string& kind, const std::vector<Shape>& fw,
-                     const std::vector<std::vector<Shape>>& backwardPasses)
+                     const std::vector<std::vector<Shape>>& backwardPasses, std::array<const char*, 2> passNames)
 {
     forward(node, Kernel::memory(kind, bytesOf(fw)), "memory");
-    if (training())
-        for (const auto& pass : backwardPasses)
-            add(node, Phase::Backward, Kernel::memory(kind + "_grad", bytesOf(pass)));
+    if (!training())
+        return;
+    for (std::size_t i = 0; i < backwardPasses.size(); ++i)
+        add(node, Phase::Backward, Kernel::memory(kind + "_grad", bytesOf(backwardPasses[i])),
+            backwardPasses.size() == 2 ? passNames[i] : "");
 }
 
 void Builder::copy(const std::string& node, const std::string& kind, const std::vector<Shape>& inputs,
@@ -149,7 +157,7 @@ void Builder::embedding(const std::string& node, const Shape& ids, const Shape& 
                         long long width)
 {
     const Shape table{tableRows, width};
-    memory(node, "embedding", {ids, output}, {{table}, {table}});
+    memory(node, "embedding", {ids, output}, {{table}, {table}}, {"fill", "scatter"});
     if (training())
         add(node, Phase::Accumulate, Kernel::vector("add", 1, tableRows * width));
 }

@@ -53,7 +53,7 @@ void buildBert(const ModelConfig& c, Builder& g, long long B, long long S)
     g.vec("attn.scale", "divu", B * nh * S, S);
     g.vec("attn.mask", "add", B * nh * S, S);
     g.vec("attn.softmax", "softmax", B * nh * S, S);
-    g.dropout("attn.dropout", {B, nh, S, S});
+    g.dropout("attn.probs_dropout", {B, nh, S, S}); // not the residual branch's attn.dropout
     g.endChain();
     g.bmm("attn.context", B * nh, S, S, d);
     g.copy("attn.merge_heads", "contiguous", {{B, S, nh, d}}, {B, S, nh, d});

@@ -5,6 +5,7 @@
 // when fusion is on. Family code therefore reads like the model's forward().
 #include "gpuforecast/model_graph.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -51,9 +52,12 @@ public:
     // tableRows x width, and accumulation adds that table's gradient.
     void embedding(const std::string& node, const Shape& ids, const Shape& output, long long tableRows,
                    long long width);
-    // Any memory operator with explicit backward passes (each pass: the shapes it touches).
+    // Any memory operator with explicit backward passes (each pass: the shapes it touches). Two
+    // passes are the kernels' parts (GraphKernel::part): a copy fills its inputs' gradient, then
+    // writes it.
     void memory(const std::string& node, const std::string& kind, const std::vector<Shape>& forward,
-                const std::vector<std::vector<Shape>>& backwardPasses);
+                const std::vector<std::vector<Shape>>& backwardPasses,
+                std::array<const char*, 2> passNames = {"fill", "gradient"});
     // A parameter whose gradient is accumulated although no listed kernel owns it (T5 norm weights).
     void weightGradient(const std::string& node, long long n);
 

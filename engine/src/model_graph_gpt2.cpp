@@ -52,7 +52,7 @@ void buildGpt2(const ModelConfig& c, Builder& g, long long B, long long S)
     g.copy("attn.causal_slice", "getitem", {{1, 1, P, P}, {1}, {1}}, {1, 1, S, S});
     g.copy("attn.causal_mask", "where", {{1, 1, S, S}, {B, nh, S, S}, {1}}, {B, nh, S, S});
     g.vec("attn.softmax", "softmax", B * nh * S, S);
-    g.dropout("attn.dropout", {B, nh, S, S});
+    g.dropout("attn.probs_dropout", {B, nh, S, S}); // not the residual branch's attn.dropout
     g.endChain();
     g.bmm("attn.context", B * nh, S, S, d);
     g.copy("attn.merge_heads", "contiguous", {{B, S, nh, d}}, {B, S, nh, d});

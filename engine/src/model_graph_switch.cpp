@@ -80,7 +80,7 @@ void attention(Builder& g, const std::string& p, const Dims& x, bool first, bool
         g.vec(p + ".add_bias", "add", rows, x.S); // cross attention: zeros + mask, contiguous
     }
     g.vec(p + ".softmax", "softmax", rows, x.S);
-    g.dropout(p + ".dropout", {x.B, x.nh, x.S, x.S});
+    g.dropout(p + ".probs_dropout", {x.B, x.nh, x.S, x.S}); // not the residual branch's .dropout
     g.endChain();
     g.bmm(p + ".context", x.B * x.nh, x.S, x.S, x.d);
     g.copy(p + ".merge_heads", "contiguous", {{x.B, x.S, x.nh, x.d}}, {x.B, x.S, x.nh, x.d});
@@ -92,7 +92,7 @@ void expertMlp(Builder& g, const std::string& p, const Dims& x, long long rows)
 {
     g.linear(p + ".wi", rows, x.H, x.F, true);
     g.activationModule(p + ".act", "relu", rows, x.F);
-    g.dropout(p + ".dropout", {rows, x.F});
+    g.dropout(p + ".act_dropout", {rows, x.F}); // not the residual branch's .dropout
     g.linear(p + ".wo", rows, x.F, x.H, true);
 }
 

@@ -28,7 +28,10 @@ struct GraphKernel {
     double tokenShare = 1;
     // Which of a node's kernels of one phase this is, where it has several: "grad input" and
     // "grad weight" (a linear layer's backward GEMMs), "grad A" and "grad B" (a batched product
-    // C = A B), "weight" and "bias" (accumulation). Empty where the phase has one kernel.
+    // C = A B, or a binary element-wise operator's two inputs), the operator in a chain of different
+    // ones (softmax's backward: "mul", "softmax"), "fill" and "gradient" (a copy's two passes;
+    // "fill" and "scatter" for an embedding), "weight" and "bias" (accumulation). Empty where the
+    // phase has one kernel.
     std::string part = {};
 };
 // The phase with the part where there is one: "bw: grad weight", "fw" (the operator table, the
