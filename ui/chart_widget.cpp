@@ -211,6 +211,22 @@ void ChartWidget::setShortLegendName(QCPAbstractPlottable* plottable, const QStr
     plottable->setProperty(kShortName, shortName);
 }
 
+void ChartWidget::nameHiddenTwinsShortly(const std::vector<QCPGraph*>& graphs, const QString& dropSuffix)
+{
+    nameHiddenTwins(graphs);
+    // The full "(same as ...)" form held a laptop's legend column at twice its other entries' width.
+    for (QCPGraph* g : graphs) {
+        const QVariant own = g->property(kTwinOwnName);
+        QString shortName = own.isValid() ? own.toString() : g->name();
+        if (!dropSuffix.isEmpty() && shortName.endsWith(dropSuffix))
+            shortName.chop(dropSuffix.size());
+        if (own.isValid())
+            setShortLegendName(g, tr("%1 (same)").arg(shortName));
+        else if (!dropSuffix.isEmpty())
+            setShortLegendName(g, shortName);
+    }
+}
+
 int ChartWidget::rowHeight(bool compact) const
 {
     const QCPLegend* legend = plot_->legend;

@@ -58,6 +58,10 @@ protected:
     // A shorter name for a legend entry, shown while the full names would make the legend beside
     // the plot wider than a third of the chart (a laptop window). Set on each rebuild's plottables.
     static void setShortLegendName(QCPAbstractPlottable* plottable, const QString& shortName);
+    // Names hidden twins (nameHiddenTwins: "H100 (same as H100-SXM5-80GB)") and gives each the
+    // short legend form "H100 (same)". `dropSuffix` is a word every name ends with that the short
+    // forms leave out, twins' and others' alike (the Roofline's " roof").
+    static void nameHiddenTwinsShortly(const std::vector<QCPGraph*>& graphs, const QString& dropSuffix = {});
     // A GPU's name as charts show it: shortened, with the session's mark for an edited sheet or a
     // what-if (a bar labelled "H100-SXM5-80GB" had shown a user's edited numbers).
     QString gpuLabel(const QString& id) const;

@@ -81,13 +81,7 @@ void RooflineChart::rebuild()
         series_.push_back({roof, id, {}});
         roofs.push_back(roof);
     }
-    nameHiddenTwins(roofs);
-    // "A100 roof (same as A100-80GB roof)" -> "A100 (same)": with twenty GPUs the full form held a
-    // laptop's legend column at twice its other entries' width.
-    for (QCPGraph* roof : roofs)
-        setShortLegendName(roof, roof->property(kTwinOwnName).isValid()
-                                     ? tr("%1 (same)").arg(roof->property(kTwinOwnName).toString().remove(tr(" roof")))
-                                     : QString(roof->name()).remove(tr(" roof")));
+    nameHiddenTwinsShortly(roofs, tr(" roof")); // "A100 (same)", and "A100" for "A100 roof"
     const ModelForecast* shown = forecasts->empty() ? nullptr : &forecasts->front();
     for (const auto& f : *forecasts)
         if (QString::fromStdString(f.gpu) == gpuId_)

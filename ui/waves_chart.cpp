@@ -387,10 +387,7 @@ void WavesChart::drawStaircase()
         steps.push_back(g);
         stepGraphs_.push_back(g);
     }
-    nameHiddenTwins(steps);
-    for (QCPGraph* g : steps) // short: "A100-SXM4-40GB (same)", as on the Roofline
-        if (g->property(kTwinOwnName).isValid())
-            setShortLegendName(g, tr("%1 (same)").arg(g->property(kTwinOwnName).toString()));
+    nameHiddenTwinsShortly(steps); // short: "A100-SXM4-40GB (same)", as on the Roofline
     const double yTop = top * 1.5; // headroom for the annotation above the steps
     const double own = double(sweptSize(kernel_));
     // The first GPU's wave boundaries as one graph of vertical segments (NaN breaks the line), so
