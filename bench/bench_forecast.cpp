@@ -3,6 +3,7 @@
 #include "gpuforecast/catalog.h"
 #include "gpuforecast/forecaster.h"
 #include "gpuforecast/model_forecast.h"
+#include "gpuforecast/parallel.h"
 #include "gpuforecast/sensitivity.h"
 #include "gpuforecast/tiling.h"
 
@@ -128,6 +129,31 @@ void BM_Gpt2SensitivityChart(benchmark::State& state)
         benchmark::DoNotOptimize(specSensitivity(forecaster(), config, options, h100));
 }
 BENCHMARK(BM_Gpt2SensitivityChart)->Unit(benchmark::kMillisecond);
+
+// The layout boxes' arrows (model_panel.cpp): after each change the GUI asks, for each of DP's
+// arrows, whether any divisor of the batch that way is a layout that fits. At a batch of 2^16 the
+// worst case checks all 17 divisors; the large ones are refused (the check throws and catches).
+// Target: well under a frame (16 ms) per change.
+void BM_LayoutArrowsAtLargeBatch(benchmark::State& state)
+{
+    const ModelConfig config = model("gpt2_large");
+    const GraphOptions options{1 << 16, 1024, true, false};
+    const long long count = largestFittingDegree(config, options, &ParallelLayout::dp);
+    ParallelLayout layout;
+    layout.tp = 4; // 20 heads: DP may still take any divisor of the batch
+    int fits = 0;
+    for (auto _ : state) {
+        fits = 0;
+        for (long long d = 1; d <= count; d *= 2) { // the batch's divisors
+            ParallelLayout candidate = layout;
+            candidate.dp = d;
+            fits += layoutFits(config, options, candidate);
+        }
+        benchmark::DoNotOptimize(fits);
+    }
+    state.counters["fitting"] = fits; // of the 17
+}
+BENCHMARK(BM_LayoutArrowsAtLargeBatch)->Unit(benchmark::kMicrosecond);
 
 } // namespace
 
