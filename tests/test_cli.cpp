@@ -278,11 +278,11 @@ private slots:
         QVERIFY2(lines[2].contains(",memory,"), lines[2].constData()); // the warp kernel keeps its row
     }
 
-    // --details gives the wave count each forecast was priced at: a V100 bmm of one wave of 64x64
+    // --details gives the wave count each forecast was priced at: an A10 bmm of one wave of 128x128
     // tiles is priced as two (its tiles on half the SMs came out faster); a softmax at its own.
     void detailsGiveTheWavesEachForecastWasPricedAt()
     {
-        const QList<QByteArray> lines = detailsOf("op,gpu,b,m,n,k,h\nbmm,V100-PCIE-32GB,1,384,64,384,\n"
+        const QList<QByteArray> lines = detailsOf("op,gpu,b,m,n,k,h\nbmm,A10,1,384,64,384,\n"
                                                   "softmax,V100-PCIE-32GB,65536,,,,1024\n");
         QCOMPARE(lines.size(), 3);
         const QList<QByteArray> header = lines[0].split(',');
@@ -869,15 +869,21 @@ private slots:
     {
         const QStringList base{"predict", "--model", "gpt2_med", "--batch", "1", "--seq", "128", "--gpu"};
         const Run measured = cli(base + QStringList{"A100-PCIE-40GB"});
-        QVERIFY2(measured.out.contains("note: attention GEMMs (bmm) take P100-PCIE-16GB's tiles: A100-PCIE-40GB's own "
-                                       "measured tiles are not read"),
+        QVERIFY2(measured.out.contains("note: A100-PCIE-40GB's own measurements are not read, as no forecast reads "
+                                       "measurements of the GPU it forecasts: its efficiencies come from networks "
+                                       "trained without them (on P100-PCIE-16GB, P4, T4, V100-PCIE-32GB), and its "
+                                       "attention GEMMs (bmm) take P100-PCIE-16GB's tiles"),
                  qPrintable(measured.out));
+        const QJsonObject own =
+            QJsonDocument::fromJson(cli(base + QStringList{"A100-PCIE-40GB", "--json"}).out.toUtf8()).object();
+        QCOMPARE(own["trained_without"].toString(), QString("A100-PCIE-40GB"));
+        QVERIFY(own["own_tiles_note"].toString().startsWith("attention GEMMs (bmm) take P100-PCIE-16GB's tiles"));
         const Run sibling = cli(base + QStringList{"A100-SXM4-40GB"});
-        QVERIFY2(!sibling.out.contains("own measured tiles"), qPrintable(sibling.out));
+        QVERIFY2(!sibling.out.contains("own measure"), qPrintable(sibling.out));
         const QJsonObject o =
             QJsonDocument::fromJson(cli(base + QStringList{"A100-SXM4-40GB", "--json"}).out.toUtf8()).object();
         QCOMPARE(o["gemm_tiles_from"].toString(), QString("A100-PCIE-40GB"));
-        QVERIFY(o["own_tiles_note"].isNull());
+        QVERIFY(o["own_tiles_note"].isNull() && o["trained_without"].isNull());
     }
 
     // A layout's text keeps what one GPU's gives: the forward / backward / accumulate split and
@@ -1109,17 +1115,31 @@ private slots:
         QCOMPARE(j["coverage"].toString(), QString("beyond")); // the comparison CSV's word
         const Run text = cli({"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--seq", "1024"});
         QVERIFY2(text.out.contains("note: beyond the measured GPUs, FP32 per SM"), qPrintable(text.out));
-        // P4 is outside the others' bandwidth per SM yet keeps its own learned efficiency: near the edge.
-        const Run p4 = cli({"predict", "--model", "gpt2_large", "--gpu", "P4", "--seq", "128"});
+        // With weights that trained on P4 and hold no networks without it (a folder `train` writes),
+        // P4 lies outside the others' bandwidth per SM yet keeps its own learned efficiency: near the
+        // edge. The shipped weights forecast P4 by networks trained without it, beyond the other four,
+        // so it borrows T4's.
+        QTemporaryDir dir;
+        const QDir shipped(QString(GPUFORECAST_RESOURCES) + "/weights");
+        for (const QString& f : shipped.entryList(QDir::Files))
+            QVERIFY(QFile::copy(shipped.filePath(f), dir.filePath(f)));
+        const Run p4 = cli({"predict", "--model", "gpt2_large", "--gpu", "P4", "--seq", "128", "--weights", dir.path()});
         QVERIFY2(p4.out.contains("note: near the edge of the measured GPUs, memory bandwidth per SM") &&
                      !p4.out.contains("beyond the measured GPUs"),
                  qPrintable(p4.out));
+        const Run heldOutP4 = cli({"predict", "--model", "gpt2_large", "--gpu", "P4", "--seq", "128", "--json"});
+        const QJsonObject p4Own = QJsonDocument::fromJson(heldOutP4.out.toUtf8()).object();
+        QCOMPARE(p4Own["coverage"].toString(), QString("beyond"));
+        QCOMPARE(p4Own["trained_without"].toString(), QString("P4"));
+        QCOMPARE(p4Own["gemm_efficiency_from"].toObject()["gpu"].toString(), QString("T4"));
         // A100-PCIE-40GB sits among the other measured GPUs (it is never compared with itself).
         const Run a100 = cli({"predict", "--model", "gpt2_large", "--gpu", "A100-PCIE-40GB", "--seq", "1024", "--json"});
         QVERIFY(QJsonDocument::fromJson(a100.out.toUtf8()).object()["extrapolation"].toArray().isEmpty());
         QCOMPARE(QJsonDocument::fromJson(a100.out.toUtf8()).object()["coverage"].toString(), QString("within"));
-        const Run p4Json = cli({"predict", "--model", "gpt2_large", "--gpu", "P4", "--seq", "128", "--json"});
+        QCOMPARE(QJsonDocument::fromJson(a100.out.toUtf8()).object()["trained_without"].toString(), QString("A100-PCIE-40GB"));
+        const Run p4Json = cli({"predict", "--model", "gpt2_large", "--gpu", "P4", "--seq", "128", "--json", "--weights", dir.path()});
         QCOMPARE(QJsonDocument::fromJson(p4Json.out.toUtf8()).object()["coverage"].toString(), QString("near_edge"));
+        QVERIFY(QJsonDocument::fromJson(p4Json.out.toUtf8()).object()["trained_without"].isNull());
     }
 
     void trainingAddsBackward()

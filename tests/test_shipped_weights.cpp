@@ -10,6 +10,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -85,6 +86,47 @@ private slots:
         QVERIFY(f.tiles().size() > 100000);
     }
 
+    // No forecast reads measurements of the GPU it forecasts: each measured GPU, and every sheet read
+    // as one (a what-if with it as basis), is forecast by networks trained on the other four, with
+    // the tile table as `train --holdout` writes it; every other GPU by the networks trained on all.
+    void measuredGpusAreForecastWithoutTheirOwnRows()
+    {
+        const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
+        const auto catalog = loadGpuDirectory(kRes + "/gpus");
+        const std::vector<std::string> measured = f.tiles().gpuIds();
+        QCOMPARE(measured.size(), std::size_t(5));
+        const Kernel fc = Kernel::gemm("linear", 1, 4096, 1280, 5120);
+        for (const std::string& id : measured) {
+            const GpuSpec& gpu = *findGpu(catalog, id);
+            QCOMPARE(f.heldOutFor(gpu), id);
+            const Forecaster& own = f.forGpu(gpu);
+            QVERIFY(&own != &f);
+            for (OpClass c : kLearnedClasses) {
+                QVERIFY2(own.isLearned(c), id.c_str());
+                const auto trainedOn = own.model(c)->provenance().value("trained_on", std::vector<std::string>{});
+                QCOMPARE(trainedOn.size(), std::size_t(4));
+                QVERIFY2(std::find(trainedOn.begin(), trainedOn.end(), id) == trainedOn.end(), id.c_str());
+            }
+            const std::vector<std::string> others = own.tiles().gpuIds();
+            QVERIFY(others.size() == 4 && std::find(others.begin(), others.end(), id) == others.end());
+            QCOMPARE(own.tiles().size(), f.tiles().without(id).size());
+            QCOMPARE(f.predict(fc, gpu).seconds, own.predict(fc, gpu).seconds);
+            QVERIFY2(f.ownMeasurementsNote(gpu)->find(id + "'s own measurements are not read") == 0, id.c_str());
+            // A what-if variant of it keeps its networks; the same numbers under another id read
+            // all five GPUs' (as its tiles, a sheet of the same chip is not the GPU measured).
+            GpuSpec variant = gpu;
+            variant.id = id + " with more SMs";
+            variant.smCount *= 2;
+            variant.efficiencyBasis = std::make_shared<GpuSpec>(gpu);
+            QCOMPARE(f.heldOutFor(variant), id);
+            GpuSpec renamed = gpu;
+            renamed.id = id + " copy";
+            QVERIFY(f.heldOutFor(renamed).empty() && &f.forGpu(renamed) == &f);
+        }
+        const GpuSpec& h100 = *findGpu(catalog, "H100-SXM5-80GB");
+        QVERIFY(f.heldOutFor(h100).empty() && !f.ownMeasurementsNote(h100));
+    }
+
     void validationErrorsMatchTheDocs()
     {
         const auto documented = documentedMape();
@@ -123,7 +165,9 @@ private slots:
 
         // Memory capacity is not a speed: an A100 with 4x the memory forecasts its GEMMs exactly as
         // the measured A100 (the networks would have read the larger memory per SM as another GPU).
-        const GpuSpec a100 = find("A100-PCIE-40GB");
+        // (The A100 under another id: under its own, networks trained without it forecast it.)
+        GpuSpec a100 = find("A100-PCIE-40GB");
+        a100.id = "A100 copy";
         GpuSpec bigMemory = a100;
         bigMemory.id = "A100-160GB";
         bigMemory.memoryGb = 160;
@@ -210,6 +254,7 @@ private slots:
         for (const auto& g : loadGpuDirectory(kRes + "/gpus"))
             if (g.id == "A100-PCIE-40GB")
                 a100 = g;
+        a100.id = "A100 copy"; // read with the networks the fast part borrows from, not those trained without it
         GpuSpec fast = a100;
         fast.id = "A100x3";
         fast.fp32Gflops *= 3;
@@ -232,11 +277,7 @@ private slots:
     // than the measured GPUs' geometric mean (T4) sheds it all.
     void vectorKernelsShedTheOverheadAtTheirSpeed()
     {
-        const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
-        double logSum = 0;
-        for (const auto& r : f.tiles().gpus())
-            logSum += std::log(r.bandwidthGBps);
-        const double typical = std::exp(logSum / double(f.tiles().gpus().size()));
+        const Forecaster shipped = Forecaster::loadFromDirectory(kRes + "/weights");
         const Kernel add = Kernel::vector("add", 4096, 4096); // 200 MB of traffic
         for (const auto& g : loadGpuDirectory(kRes + "/gpus")) {
             if (g.id != "A100-PCIE-40GB" && g.id != "T4")
@@ -246,6 +287,13 @@ private slots:
                 gpu.id = "A100x3";
                 gpu.memoryBandwidthGBps *= 3;
             }
+            // T4 is forecast by the networks trained without it, at the other four's typical speed.
+            const Forecaster& f = shipped.forGpu(gpu);
+            QCOMPARE(&f != &shipped, g.id == "T4");
+            double logSum = 0;
+            for (const auto& r : f.tiles().gpus())
+                logSum += std::log(r.bandwidthGBps);
+            const double typical = std::exp(logSum / double(f.tiles().gpus().size()));
             const KernelForecast isolated = f.predict(add, gpu);
             const KernelForecast queued = f.predictQueued(std::vector<Kernel>{add}, gpu)[0];
             const double scale = std::min(1.0, typical / gpu.memoryBandwidthGBps);
@@ -360,15 +408,17 @@ private slots:
         const std::vector<Kernel> tiny{Kernel::vector("ln", 1, 1280), Kernel::vector("gelu", 1, 5120),
                                        Kernel::vector("softmax", 20, 1)};
         std::map<std::string, double> step;
-        for (const char* id : {"V100-PCIE-32GB", "A100-PCIE-40GB", "H100-SXM5-80GB"}) {
+        // A100-SXM4-40GB, the A100 chip read with the networks trained on it: the A100-PCIE-40GB is
+        // forecast by networks trained without it, whose one-row GEMMs are slow (docs/accuracy.md).
+        for (const char* id : {"V100-PCIE-32GB", "A100-SXM4-40GB", "H100-SXM5-80GB"}) {
             const GpuSpec& gpu = *findGpu(gpus, id);
             for (const KernelForecast& k : f.predictQueued(tiny, gpu))
                 QVERIFY2(k.seconds < 2 * kQueuedLaunchSeconds, qPrintable(QString("%1: %2 s").arg(id).arg(k.seconds)));
             const ModelConfig gpt2 = loadModelConfig(kRes + "/models/gpt2_large.json");
             step[id] = forecastModel(f, gpt2, GraphOptions{1, 1, false, false}, gpu).totalSeconds();
         }
-        QVERIFY(step["H100-SXM5-80GB"] < step["A100-PCIE-40GB"]);
-        QVERIFY(step["A100-PCIE-40GB"] < step["V100-PCIE-32GB"]);
+        QVERIFY(step["H100-SXM5-80GB"] < step["A100-SXM4-40GB"]);
+        QVERIFY(step["A100-SXM4-40GB"] < step["V100-PCIE-32GB"]);
     }
 
     // A GEMM's tiles could always run in more waves, on fewer of the SMs, so a GPU is never slower
@@ -736,11 +786,11 @@ private slots:
     void layerNormPaysItsFloorOnce()
     {
         const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
-        const UtilizationModel& ln = *f.model(OpClass::LayerNorm);
-        QVERIFY(ln.floorComposition() == FloorComposition::Added);
         const auto catalog = loadGpuDirectory(kRes + "/gpus");
         for (const char* id : {"A100-PCIE-40GB", "H100-SXM5-80GB"}) {
             const GpuSpec& gpu = *findGpu(catalog, id);
+            const UtilizationModel& ln = *f.forGpu(gpu).model(OpClass::LayerNorm); // the A100's: trained without it
+            QVERIFY(ln.floorComposition() == FloorComposition::Added);
             double previous = 0;
             // From 2048 rows (on the H100 smaller ones come near the shortest queued launch, which
             // would set the queued time) to past the largest measured size.

@@ -2,16 +2,44 @@
 // What the explorer's test suites share: the user's GPUs in a throwaway folder (never the real
 // one), and forecasts reduced to the numbers the tests compare.
 #include "forecast_session.h"
+#include "gpuforecast/catalog.h"
 
 #include <qcustomplot.h>
 
 #include <QDir>
+#include <QFile>
 #include <QStringList>
 #include <QTemporaryDir>
 
 #include <vector>
 
 namespace gpuforecast::ui::test {
+
+// While alive, sessions read a data folder whose weights have no networks trained without a
+// measured GPU (as a folder `train` writes): the shipped ones forecast each measured GPU without
+// its own rows, so none of them is ever "near the edge" of the others; with these, P4 is.
+class DataWithoutHeldOutNetworks {
+public:
+    DataWithoutHeldOutNetworks()
+    {
+        const QDir shipped(QString::fromStdString(resourceDirectory()));
+        QDir here(dir_.path());
+        for (const char* folder : {"gpus", "models", "datasets"})
+            QFile::link(shipped.filePath(folder), here.filePath(folder));
+        here.mkdir("weights");
+        for (const QString& f : QDir(shipped.filePath("weights")).entryList(QDir::Files))
+            QFile::link(shipped.filePath("weights/" + f), here.filePath("weights/" + f));
+        previous_ = qgetenv(kDataDirEnv);
+        qputenv(kDataDirEnv, dir_.path().toUtf8());
+    }
+    ~DataWithoutHeldOutNetworks() { qputenv(kDataDirEnv, previous_); }
+    DataWithoutHeldOutNetworks(const DataWithoutHeldOutNetworks&) = delete;
+    DataWithoutHeldOutNetworks& operator=(const DataWithoutHeldOutNetworks&) = delete;
+
+private:
+    QTemporaryDir dir_;
+    QByteArray previous_;
+};
 
 class UserGpuFolder {
 public:

@@ -362,7 +362,7 @@ QString CompareChart::toolTipAt(const QPointF& pixel) const
     // A measured GPU beside a sheet of its chip (A100-PCIE-40GB and -SXM4-40GB) came out
     // different with nothing to say why.
     if (session_->gpu(QString::fromStdString(f.gpu)))
-        if (const auto own = session_->forecaster().tiles().ownTilesNote(session_->effectiveGpu(QString::fromStdString(f.gpu)))) {
+        if (const auto own = session_->forecaster().ownMeasurementsNote(session_->effectiveGpu(QString::fromStdString(f.gpu)))) {
             QString note = QString::fromStdString(*own);
             note[0] = note[0].toUpper(); // a sentence of its own here
             text += '\n' + note;

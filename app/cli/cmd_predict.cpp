@@ -198,6 +198,8 @@ struct Notes {
     std::string configQuantization; // the config's quantization_config ("awq, 4-bit"): weights priced in FP32 anyway
     std::string gemmTilesFrom;       // the measured GPU whose bmm tiles the forecast takes (TileDatabase::referenceFor)
     std::optional<std::string> ownTiles; // a measured GPU's own tiles passed over (TileDatabase::ownTilesNote)
+    std::string trainedWithout;          // the measured GPU whose rows the networks left out (Forecaster::heldOutFor)
+    std::optional<std::string> ownMeasurements; // what of them is passed over (Forecaster::ownMeasurementsNote)
 };
 
 // The sheet's own arithmetic, and a matrix peak taken from the vector one where that may be wrong.
@@ -233,6 +235,7 @@ void addNotes(nlohmann::json& j, const Notes& notes)
     j["fp32_gemm_issue_share"] = notes.gemmIssueShare;
     j["gemm_tiles_from"] = notes.gemmTilesFrom.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.gemmTilesFrom);
     j["own_tiles_note"] = notes.ownTiles ? nlohmann::json(*notes.ownTiles) : nlohmann::json(nullptr);
+    j["trained_without"] = notes.trainedWithout.empty() ? nlohmann::json(nullptr) : nlohmann::json(notes.trainedWithout);
     j["read_as_new_gpu"] = notes.readAsNew ? nlohmann::json(*notes.readAsNew) : nlohmann::json(nullptr);
     j["basis_stretch"] = notes.basisStretch;
     j["architecture_unknown"] = notes.unknownArchitecture ? nlohmann::json(*notes.unknownArchitecture) : nlohmann::json(nullptr);
@@ -299,8 +302,8 @@ void printNotes(const Notes& notes)
         std::printf("  note: %s\n", notes.donorCaution->c_str());
     if (notes.readAsNew)
         std::printf("  note: %s\n", oneLine(*notes.readAsNew).c_str());
-    if (notes.ownTiles)
-        std::printf("  note: %s\n", notes.ownTiles->c_str());
+    if (notes.ownMeasurements)
+        std::printf("  note: %s\n", notes.ownMeasurements->c_str());
     if (notes.gemmIssueShare < 1)
         std::printf("  note: FP32 GEMMs are priced at %.0f%% of the sheet's FP32 peak: each scheduler of these SMs feeds 32 "
                     "FP32 lanes, which spend lane-clocks on a GEMM's loads (docs/method.md, section 2)\n",
@@ -465,7 +468,8 @@ int runPredict(const std::vector<std::string>& args)
                       config.saysFp32() ? std::string() : config.dtype, config.precisionDifference(),
                       fp32GemmIssueShare(gpu), std::nullopt, 0, config.beyondContextNote(options.seq), basisStretch(gpu),
                       unknownArchitectureNote(gpu), config.quantization, forecaster.tiles().referenceFor(gpu),
-                      forecaster.tiles().ownTilesNote(gpu)};
+                      forecaster.tiles().ownTilesNote(gpu), forecaster.heldOutFor(gpu),
+                      forecaster.ownMeasurementsNote(gpu)};
     // Beside a forecast of a bundled model on a bundled GPU, what was measured of exactly that.
     const std::string modelArg = a.required("--model");
     if (!fromFile && modelArg == config.id && fs::exists(dataDir / "models" / (modelArg + ".json")))

@@ -163,19 +163,24 @@ Forecaster::Forecaster(ModelSet models, std::shared_ptr<const TileDatabase> tile
     measuredBandwidthGBps_ = n > 0 ? std::exp(logSum / n) : 0;
 }
 
-Forecaster Forecaster::loadFromDirectory(const std::string& weightsDir)
+namespace {
+
+// The networks and tile table of one weights folder; `fallbackTiles` serves when the folder has no
+// table (a holdout/<id>/ folder: its parent's without that GPU).
+Forecaster loadWeightsFolder(const std::filesystem::path& dir, const TileDatabase* fallbackTiles)
 {
     namespace fs = std::filesystem;
     // A mistyped --weights must not quietly fall back to the roofline: the numbers would look like
     // forecasts. A folder with some classes only (train on a subset) is fine; one with none is not.
     std::error_code ec;
-    if (!fs::is_directory(weightsDir, ec))
-        throwInputError(weightsDir, "weights", "no such folder");
-    const fs::path tilePath = fs::path(weightsDir) / "gemm_tiles.csv.gz";
-    bool any = fs::exists(tilePath, ec);
-    ModelSet models;
+    if (!fs::is_directory(dir, ec))
+        throwInputError(dir.string(), "weights", "no such folder");
+    const fs::path tilePath = dir / "gemm_tiles.csv.gz";
+    const bool hasTiles = fs::exists(tilePath, ec);
+    bool any = hasTiles;
+    Forecaster::ModelSet models;
     for (std::size_t i = 0; i < kLearnedClasses.size(); ++i) {
-        const fs::path p = fs::path(weightsDir) / (std::string(opClassName(kLearnedClasses[i])) + ".json");
+        const fs::path p = dir / (std::string(opClassName(kLearnedClasses[i])) + ".json");
         if (!fs::exists(p, ec))
             continue;
         any = true;
@@ -185,11 +190,13 @@ Forecaster Forecaster::loadFromDirectory(const std::string& weightsDir)
         models[i] = std::move(m);
     }
     if (!any)
-        throwInputError(weightsDir, "weights",
+        throwInputError(dir.string(), "weights",
                         "no weight files here (bmm.json ... softmax.json, gemm_tiles.csv.gz; `train --out` writes them)");
     auto tiles = std::make_shared<TileDatabase>();
-    if (fs::exists(tilePath, ec))
+    if (hasTiles)
         *tiles = TileDatabase::load(tilePath.string());
+    else if (fallbackTiles)
+        *tiles = *fallbackTiles;
     // bmm's networks learned the measured GPUs' own tiles: a table cut to its header had been read
     // as "no tiles known" and every bmm priced as 128x128, with nothing said. train records how many
     // rows the table had (none is right for data without kernel names, or --tiles reference).
@@ -197,19 +204,94 @@ Forecaster Forecaster::loadFromDirectory(const std::string& weightsDir)
         const auto rows = model->provenance().value("tile_rows", nlohmann::json(0));
         if (rows.is_number_unsigned() && rows.get<std::size_t>() > 0)
             throwInputError(tilePath.string(), "tiles",
-                            std::string(fs::exists(tilePath, ec) ? "no tile rows" : "missing") +
+                            std::string(hasTiles ? "no tile rows" : "missing") +
                                 ", but bmm.json beside it was trained beside " + std::to_string(rows.get<std::size_t>()) +
                                 " tile rows (a file cut short?)");
     }
     return Forecaster(std::move(models), std::move(tiles));
 }
 
+} // namespace
+
+Forecaster Forecaster::loadFromDirectory(const std::string& weightsDir)
+{
+    namespace fs = std::filesystem;
+    Forecaster out = loadWeightsFolder(weightsDir, nullptr);
+    const fs::path holdouts = fs::path(weightsDir) / "holdout";
+    std::error_code ec;
+    if (!fs::is_directory(holdouts, ec))
+        return out;
+    std::vector<fs::path> dirs;
+    for (const auto& entry : fs::directory_iterator(holdouts, ec))
+        if (entry.is_directory(ec))
+            dirs.push_back(entry.path());
+    if (ec)
+        throwInputError(holdouts.string(), "", "cannot list the folder (" + ec.message() + ")");
+    std::sort(dirs.begin(), dirs.end());
+    for (const fs::path& dir : dirs) {
+        const std::string id = dir.filename().string();
+        const TileDatabase without = out.tiles_->without(id);
+        auto heldOut = std::make_shared<Forecaster>(loadWeightsFolder(dir, &without));
+        // The folder's name says which GPU it forecasts: networks that did read that GPU's rows
+        // (a folder renamed or copied) would forecast it from its own measurements.
+        for (std::size_t i = 0; i < kLearnedClasses.size(); ++i)
+            if (out.models_[i] && !heldOut->models_[i]) // it would forecast that class by the roofline alone
+                throwInputError((dir / (std::string(opClassName(kLearnedClasses[i])) + ".json")).string(), "weights",
+                                "missing, while the folder above has it");
+        for (const auto& m : heldOut->models_)
+            if (m && m->provenance().value("held_out", std::string()) != id)
+                throwInputError((dir / (std::string(opClassName(m->opClass())) + ".json")).string(), "provenance.held_out",
+                                "expected \"" + id + "\", the folder's name: these networks must be trained without it "
+                                "(`train --holdout " + id + "`)");
+        out.heldOut_.emplace(id, std::move(heldOut));
+    }
+    return out;
+}
+
+const Forecaster& Forecaster::forGpu(const GpuSpec& gpu) const
+{
+    const auto it = heldOut_.find(gpu.efficiencySheet().id);
+    return it == heldOut_.end() ? *this : *it->second;
+}
+
+std::string Forecaster::heldOutFor(const GpuSpec& gpu) const
+{
+    const auto it = heldOut_.find(gpu.efficiencySheet().id);
+    return it == heldOut_.end() ? std::string() : it->first;
+}
+
+std::optional<std::string> Forecaster::ownMeasurementsNote(const GpuSpec& gpu) const
+{
+    const std::string heldOut = heldOutFor(gpu);
+    if (heldOut.empty())
+        return tiles_->ownTilesNote(gpu);
+    const Forecaster& own = forGpu(gpu);
+    std::string others;
+    for (const auto& m : own.models_)
+        if (m && others.empty())
+            for (const auto& id : m->provenance().value("trained_on", std::vector<std::string>{}))
+                others += (others.empty() ? "" : ", ") + id;
+    // Its own bmm tiles are passed over only where the data has them.
+    const std::string tilesFrom = tiles_->ownTilesNote(gpu) ? own.tiles_->referenceFor(gpu) : std::string();
+    return heldOut + "'s own measurements are not read, as no forecast reads measurements of the GPU it forecasts: " +
+           "its efficiencies come from networks trained without them" + (others.empty() ? "" : " (on " + others + ")") +
+           (tilesFrom.empty() ? std::string() : ", and its attention GEMMs (bmm) take " + tilesFrom + "'s tiles") +
+           " (a sheet of the same chip under another id, not read as this one, reads them, so the two can differ)";
+}
+
 std::optional<GemmEfficiencyDonor> Forecaster::gemmEfficiencyDonor(const GpuSpec& gpu) const
 {
+    if (const Forecaster& f = forGpu(gpu); &f != this)
+        return f.gemmEfficiencyDonor(gpu);
     return gpuforecast::gemmEfficiencyDonor(gpu.efficiencySheet(), tiles_->gpus());
 }
 
-SpecCoverage Forecaster::coverage(const GpuSpec& gpu) const { return specCoverage(gpu.efficiencySheet(), tiles_->gpus()); }
+SpecCoverage Forecaster::coverage(const GpuSpec& gpu) const
+{
+    if (const Forecaster& f = forGpu(gpu); &f != this)
+        return f.coverage(gpu);
+    return specCoverage(gpu.efficiencySheet(), tiles_->gpus());
+}
 
 Eigen::MatrixXd Forecaster::logUtilization(const UtilizationModel& model, std::span<const Kernel> kernels,
                                            std::span<const KernelGeometry> own, std::span<const double> waves,
@@ -297,6 +379,8 @@ const UtilizationModel* Forecaster::model(OpClass c) const
 
 KernelGeometry Forecaster::geometry(const Kernel& kernel, const GpuSpec& gpu, std::optional<GemmTile> pinnedTile) const
 {
+    if (const Forecaster& f = forGpu(gpu); &f != this)
+        return f.geometry(kernel, gpu, pinnedTile);
     if (kernel.isGemm())
         return gemmGeometry(kernel, pinnedTile ? *pinnedTile : tiles_->tileFor(gpu, kernel), gpu);
     return vectorGeometry(kernel, gpu);
@@ -310,6 +394,8 @@ KernelForecast Forecaster::predict(const Kernel& kernel, const GpuSpec& gpu) con
 std::vector<KernelForecast> Forecaster::predict(std::span<const Kernel> kernels, const GpuSpec& gpu,
                                                 std::optional<GemmTile> pinnedTile) const
 {
+    if (const Forecaster& f = forGpu(gpu); &f != this)
+        return f.predict(kernels, gpu, pinnedTile);
     return withinBasisBounds(gpu, [&](const GpuSpec& sheet) { return predictUnbounded(kernels, sheet, pinnedTile); });
 }
 
@@ -600,6 +686,8 @@ KernelForecast queuedInModel(const KernelForecast& isolated, double launchOverhe
 std::vector<KernelForecast> Forecaster::predictQueued(std::span<const Kernel> kernels, const GpuSpec& gpu,
                                                       std::optional<GemmTile> pinnedTile) const
 {
+    if (const Forecaster& f = forGpu(gpu); &f != this)
+        return f.predictQueued(kernels, gpu, pinnedTile);
     // Bounded as queued: each sheet sheds the launch overhead its own forecast carries.
     return withinBasisBounds(gpu, [&](const GpuSpec& sheet) { return queued(kernels, predictUnbounded(kernels, sheet, pinnedTile)); });
 }
@@ -621,6 +709,8 @@ std::vector<KernelForecast> Forecaster::queued(std::span<const Kernel> kernels, 
 std::vector<double> Forecaster::utilizationCurve(const Kernel& kernel, const GpuSpec& gpu,
                                                  std::span<const double> waves) const
 {
+    if (const Forecaster& f = forGpu(gpu); &f != this)
+        return f.utilizationCurve(kernel, gpu, waves);
     if (kernel.opClass == OpClass::Other)
         return {};
     const UtilizationModel* learned = model(kernel.opClass);

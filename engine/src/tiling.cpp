@@ -121,6 +121,18 @@ void TileDatabase::add(const std::string& gpuId, OpClass opClass, long long b, l
     shapes.entries.push_back(Entry{x, tile, b, m, n, k});
 }
 
+TileDatabase TileDatabase::without(const std::string& gpuId) const
+{
+    TileDatabase out;
+    for (const ReferenceGpu& g : gpus_)
+        if (g.id != gpuId)
+            out.addGpu(g);
+    for (const auto& [key, shapes] : entries_)
+        if (key.first != gpuId)
+            out.entries_.emplace(key, shapes);
+    return out;
+}
+
 std::string gemmKernelFamily(const std::string& architecture)
 {
     // cuBLAS ships FP32 GEMM kernels per SM generation and runs the newest one a GPU supports:

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -89,8 +90,24 @@ public:
 
     // Loads <dir>/{bmm,linear,elementwise,softmax,ln}.json and <dir>/gemm_tiles.csv.gz. A missing
     // weights file leaves that class in roofline-only mode (reported by isLearned); a present but
-    // invalid one throws ForecastError.
+    // invalid one throws ForecastError. Each <dir>/holdout/<GPU id>/ holds the networks trained
+    // without that measured GPU (`train --holdout`), which forecast it (forGpu); its tile table,
+    // when absent, is this one's without that GPU (TileDatabase::without).
     static Forecaster loadFromDirectory(const std::string& weightsDir);
+
+    // The forecaster for `gpu`: for a sheet read as a measured GPU (GpuSpec::efficiencySheet) that
+    // has networks trained without it, those, so that no forecast reads measurements of the GPU it
+    // forecasts (networks trained on a low-power card's back-to-back kernel timings forecast its
+    // whole models 23% slow, held out 7.5%: docs/accuracy.md); else this one. Every method below
+    // that takes a GPU answers with it.
+    const Forecaster& forGpu(const GpuSpec& gpu) const;
+    // The measured GPU whose rows the networks forecasting `gpu` left out; empty when none did.
+    std::string heldOutFor(const GpuSpec& gpu) const;
+    // Said beside a forecast of a measured GPU (or of a sheet read as one): which of its own
+    // measurements the forecast passes over (the networks' rows, heldOutFor; its bmm tiles,
+    // TileDatabase::ownTilesNote), and that a sheet of the same chip under another id reads them,
+    // so the two can differ. Empty for every other GPU.
+    std::optional<std::string> ownMeasurementsNote(const GpuSpec& gpu) const;
 
     // `pinnedTile`: GEMMs use this tile instead of the one the forecaster would choose for each
     // shape (a chart sweeping one kernel's size keeps that kernel's tile, so the wave staircase
@@ -167,6 +184,7 @@ private:
 
     ModelSet models_;
     std::shared_ptr<const TileDatabase> tiles_;
+    std::map<std::string, std::shared_ptr<const Forecaster>> heldOut_; // GPU id -> trained without it
     // Geometric mean of the measured GPUs' bandwidths: the speed at which the size-only vector
     // networks saw the launch overhead (KernelForecast::overheadScale); 0 when none is recorded.
     double measuredBandwidthGBps_ = 0;

@@ -95,6 +95,8 @@ public:
 
     std::vector<std::string> gpuIds() const;
     const std::vector<ReferenceGpu>& gpus() const { return gpus_; } // the measured GPUs
+    // The table as `train --holdout gpuId` writes it: that GPU and its shapes left out.
+    TileDatabase without(const std::string& gpuId) const;
     std::size_t size() const;
     bool empty() const { return size() == 0; }
 
