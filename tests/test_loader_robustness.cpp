@@ -143,6 +143,26 @@ private slots:
     // literal"; a number a script wrote one ulp off a whole one is quoted as it is, not as "57".
     // The parser keeps the last of two equal keys: a hand-edited sheet with a second sm_count was
     // forecast with whichever came last. Equal keys in different objects are no such thing.
+    // A required field spelt wrong is named with the key the file has instead, in a model config
+    // as in a spec sheet: "num_hidden_layers: missing" beside "num_hiden_layers" hid the typo.
+    void aMisspeltRequiredKeyIsNamed()
+    {
+        const auto error = [](const std::string& text) {
+            try {
+                modelConfigFromJson(nlohmann::json::parse(text), "cfg.json");
+            } catch (const ForecastError& e) {
+                return std::string(e.what());
+            }
+            return std::string("accepted");
+        };
+        const std::string base = R"("model_type": "llama", "hidden_size": 512, "num_attention_heads": 8,
+                                    "intermediate_size": 1024, "vocab_size": 1000)";
+        QCOMPARE(error("{" + base + R"(, "num_hiden_layers": 2})"),
+                 std::string("cfg.json: num_hidden_layers: missing (expected a whole number; is the file's "
+                             "\"num_hiden_layers\" meant to be it?)"));
+        QCOMPARE(error("{" + base + R"(, "notes": 2})"), std::string("cfg.json: num_hidden_layers: missing (expected a whole number)"));
+    }
+
     void aKeyGivenTwiceIsRefused()
     {
         QCOMPARE(errorOf([] { json_fields::parse(R"({"id": "X", "sm_count": 80, "sm_count": 8})", "s.json"); }),

@@ -49,6 +49,23 @@ const nlohmann::json* find(const nlohmann::json& j, const std::string& key)
     return &*it;
 }
 
+
+// A required field that is not there, with the object's key it was most likely misspelt as, in the
+// words a spec sheet uses (gpu_spec.cpp):
+// "num_hidden_layers: missing" beside a "num_hiden_layers" left the user to find the typo.
+[[noreturn]] void throwMissing(const nlohmann::json& j, const Context& ctx, const std::string& key,
+                               const std::string& expected)
+{
+    std::vector<std::string> keys;
+    if (j.is_object())
+        for (const auto& [k, v] : j.items())
+            if (k != key)
+                keys.push_back(k);
+    const std::string near = closestKey(key, keys);
+    throwInputError(ctx.source, ctx.name(key),
+                    "missing (expected " + expected + (near.empty() ? ")" : "; is the file's \"" + near + "\" meant to be it?)"));
+}
+
 double checkedNumber(const nlohmann::json& v, const Context& ctx, const std::string& key, double lo, double hi)
 {
     if (!v.is_number())
@@ -103,7 +120,7 @@ const nlohmann::json& requireObject(const nlohmann::json& j, const Context& ctx,
 {
     const auto* v = find(j, key);
     if (!v)
-        throwInputError(ctx.source, ctx.name(key), "missing (expected an object)");
+        throwMissing(j, ctx, key, "an object");
     if (!v->is_object())
         throwInputError(ctx.source, ctx.name(key), "expected an object, got " + std::string(v->type_name()));
     return *v;
@@ -113,7 +130,7 @@ std::string requireString(const nlohmann::json& j, const Context& ctx, const std
 {
     auto s = optionalString(j, ctx, key);
     if (!s)
-        throwInputError(ctx.source, ctx.name(key), "missing (expected a string)");
+        throwMissing(j, ctx, key, "a string");
     return *s;
 }
 
@@ -131,7 +148,7 @@ double requireNumber(const nlohmann::json& j, const Context& ctx, const std::str
 {
     const auto* v = find(j, key);
     if (!v)
-        throwInputError(ctx.source, ctx.name(key), "missing (expected " + describeRange(lo, hi) + ")");
+        throwMissing(j, ctx, key, describeRange(lo, hi));
     return checkedNumber(*v, ctx, key, lo, hi);
 }
 
@@ -140,7 +157,7 @@ long long requireInteger(const nlohmann::json& j, const Context& ctx, const std:
 {
     const auto* v = find(j, key);
     if (!v)
-        throwInputError(ctx.source, ctx.name(key), "missing (expected a whole number)");
+        throwMissing(j, ctx, key, "a whole number");
     return checkedInteger(*v, ctx, key, lo, hi);
 }
 
