@@ -1345,7 +1345,8 @@ private slots:
                  qPrintable(tp.err));
         const Run big = cli({"predict", "--model", path, "--gpu", "T4", "--seq", "16777216", "--batch", "1048576"});
         QCOMPARE(big.code, 2);
-        QVERIFY2(big.err.contains(path + " (Mistral-7B-v0.1): batch x seq: step too large"), qPrintable(big.err));
+        QVERIFY2(big.err.contains(path + " (Mistral-7B-v0.1): batch x seq: batch 1048576 x seq 16777216 is too large"),
+                 qPrintable(big.err));
         // A bundled model is named as it was asked for.
         const Run named = cli({"predict", "--model", "mistral_7b", "--gpu", "T4", "--seq", "64", "--tp", "3"});
         QVERIFY2(named.err.contains("gpuforecast-cli: mistral_7b: parallel layout: tp 3"), qPrintable(named.err));

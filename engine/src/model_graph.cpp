@@ -293,7 +293,12 @@ std::vector<GraphKernel> buildModelGraph(const ModelConfig& c, const GraphOption
             GraphOptions oneToken = o;
             oneToken.batch = oneToken.seq = 1;
             buildModelGraph(c, oneToken); // throws the message above when the model is the cause
-            throwInputError(c.errorSource(), "batch x seq", std::string("step too large to forecast (") + e.what() + ")");
+            // Said in the numbers the user gave: the kernel dimension alone ("attn.scale: b: ...
+            // got 10240000000") named nothing they had typed.
+            throwInputError(c.errorSource(), "batch x seq",
+                            "batch " + std::to_string(o.batch) + " x seq " + std::to_string(o.seq) +
+                                " is too large to forecast: a kernel of the step would exceed what one kernel "
+                                "can address; lower the batch or the sequence (" + e.what() + ")");
         }
     }
     return kernels;
