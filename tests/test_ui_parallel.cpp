@@ -160,7 +160,10 @@ private slots:
         QVERIFY2(count->text().contains("More GPUs than a link joins (MI210 joins 4)"), qPrintable(count->text()));
         dp->setValue(1);
         QVERIFY2(!count->text().contains("link joins"), qPrintable(count->text()));
-        dp->setValue(4);
+        dp->setValue(4); // 16 GPUs: past a server, and MI210's link still joins only four
+        QVERIFY2(count->text().contains("A server holds 8 of these GPUs") &&
+                     count->text().contains("(and a link joins fewer: MI210 joins 4)"),
+                 qPrintable(count->text()));
         // Shown, the three lines are not cut off: the splitter gives the model pane what it needs,
         // in a short laptop window too (the column scrolls there).
         window.show();

@@ -166,7 +166,9 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
 
 QGroupBox* ModelPanel::buildParallelBox()
 {
-    auto* box = new QGroupBox(tr("Parallel (one server)"), this);
+    // Not "(one server)": the boxes go to 4096 GPUs, and past a server's count the note under them
+    // says what the forecast then leaves out.
+    auto* box = new QGroupBox(tr("Parallel layout"), this);
     batch_->setObjectName("batch"); // for tests and accessibility tools
     seq_->setObjectName("seq");
     tp_->setObjectName("tp");
@@ -298,14 +300,19 @@ void ModelPanel::syncFromSession()
         if (session_->gpu(id)) {
             const GpuSpec g = session_->effectiveGpu(id);
             server = std::min(server.value_or(serverGpus(g)), serverGpus(g));
+            const auto linkGroup = static_cast<long long>(g.interconnectMaxGpus);
             if (const auto group = exceededLinkGroup(l, g))
                 fewer << tr("%1 joins %2").arg(id).arg(*group);
+            else if (l.gpus() > serverGpus(g) && linkGroup > 0 && linkGroup < serverGpus(g)) // as predict says it
+                fewer << tr("%1 joins %2").arg(id).arg(linkGroup);
         }
     if (l.gpus() > server.value_or(kGpusPerServer))
         gpuCount_->setText(gpuCount_->text() +
                            tr("\nA server holds %1 of these GPUs: every link is priced as the GPU's own, not the "
-                              "slower one between servers, so communication is likely forecast short")
-                               .arg(server.value_or(kGpusPerServer)));
+                              "slower one between servers, so communication is likely forecast short%2")
+                               .arg(server.value_or(kGpusPerServer))
+                               // A server of 8 MI210s is two hives of 4: the note named only the servers.
+                               .arg(fewer.isEmpty() ? QString() : tr(" (and a link joins fewer: %1)").arg(fewer.join(", "))));
     else if (!fewer.isEmpty())
         gpuCount_->setText(gpuCount_->text() +
                            tr("\nMore GPUs than a link joins (%1): every link is priced as that one, so "
