@@ -943,8 +943,9 @@ private slots:
         }
         // From above to none ticked: the plots start at the top, the legend hidden.
         session.setSelectedGpus(fifteen);
-        QTest::qWait(50);
-        QVERIFY(waves.plot()->legend->outerRect().bottom() < waves.plot()->axisRect()->outerRect().top());
+        // Until the queued relayouts have run: on a loaded machine (CI's sanitizer build beside
+        // another) 50 ms had not been enough.
+        QTRY_VERIFY(waves.plot()->legend->outerRect().bottom() < waves.plot()->axisRect()->outerRect().top());
         session.setSelectedGpus({});
         QTest::qWait(50);
         waves.plot()->replot(QCustomPlot::rpImmediateRefresh);
