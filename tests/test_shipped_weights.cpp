@@ -2,6 +2,7 @@
 // between the val-mape markers there is the single source: change the weights, rerun the command
 // written beside it, and paste the new numbers, or this test fails.
 #include "gpuforecast/catalog.h"
+#include "gpuforecast/error.h"
 #include "gpuforecast/evaluation.h"
 #include "gpuforecast/file_io.h"
 #include "gpuforecast/forecaster.h"
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -125,6 +127,36 @@ private slots:
         }
         const GpuSpec& h100 = *findGpu(catalog, "H100-SXM5-80GB");
         QVERIFY(f.heldOutFor(h100).empty() && !f.ownMeasurementsNote(h100));
+    }
+
+    // Networks in the wrong folder (T4's, under V100's name) would forecast the V100 from its own
+    // rows: refused, naming the file and field, when they are read (the V100's first forecast, or
+    // readHeldOutNetworks, which the window calls at start); other GPUs still forecast.
+    void heldOutNetworksInTheWrongFolderAreRefused()
+    {
+        QTemporaryDir dir;
+        const QDir shipped(QString::fromStdString(kRes + "/weights"));
+        for (const QString& f : shipped.entryList(QDir::Files))
+            QVERIFY(QFile::copy(shipped.filePath(f), dir.filePath(f)));
+        const QString wrong = dir.filePath("holdout/V100-PCIE-32GB");
+        QVERIFY(QDir().mkpath(wrong));
+        for (const QString& f : QDir(shipped.filePath("holdout/T4")).entryList(QDir::Files))
+            QVERIFY(QFile::copy(shipped.filePath("holdout/T4/" + f), wrong + "/" + f));
+        const Forecaster f = Forecaster::loadFromDirectory(dir.path().toStdString());
+        const auto catalog = loadGpuDirectory(kRes + "/gpus");
+        const Kernel fc = Kernel::gemm("linear", 1, 4096, 1280, 5120);
+        QVERIFY(f.predict(fc, *findGpu(catalog, "T4")).seconds > 0); // no folder: the networks trained on all
+        for (const std::function<void()>& read : std::initializer_list<std::function<void()>>{
+                 [&] { f.readHeldOutNetworks(); }, [&] { f.predict(fc, *findGpu(catalog, "V100-PCIE-32GB")); }}) {
+            try {
+                read();
+                QFAIL("T4's networks forecast the V100");
+            } catch (const ForecastError& e) {
+                QVERIFY2(QString(e.what()).contains("holdout/V100-PCIE-32GB/") &&
+                             QString(e.what()).contains(".json: provenance.held_out: expected \"V100-PCIE-32GB\""),
+                         e.what());
+            }
+        }
     }
 
     void validationErrorsMatchTheDocs()

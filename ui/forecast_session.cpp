@@ -50,6 +50,7 @@ ForecastSession::ForecastSession(QObject* parent, UserGpuStore store) : QObject(
         userGpuIds_ << id;
     }
     forecaster_ = std::make_shared<const Forecaster>(Forecaster::loadFromDirectory((dir + "/weights").toStdString()));
+    forecaster_->readHeldOutNetworks(); // here, where an error is shown at start, not in a chart's paint
     std::vector<std::string> problems; // without them the forecasts stand alone
     measuredRuns_ = loadShippedMeasuredRuns(dir.toStdString(), &problems);
     for (const auto& p : problems)

@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <filesystem>
+#include <mutex>
 
 namespace gpuforecast {
 namespace {
@@ -213,6 +215,16 @@ Forecaster loadWeightsFolder(const std::filesystem::path& dir, const TileDatabas
 
 } // namespace
 
+struct Forecaster::HeldOut {
+    std::filesystem::path dir;
+    std::string id;
+    std::shared_ptr<const TileDatabase> parentTiles; // its table is this one less the GPU
+    std::array<bool, kLearnedClasses.size()> parentLearned{};
+    std::once_flag once;
+    std::shared_ptr<const Forecaster> forecaster; // set by the first forGpu(), or
+    std::exception_ptr error;                     // what reading it threw, thrown again each time
+};
+
 Forecaster Forecaster::loadFromDirectory(const std::string& weightsDir)
 {
     namespace fs = std::filesystem;
@@ -227,31 +239,62 @@ Forecaster Forecaster::loadFromDirectory(const std::string& weightsDir)
             dirs.push_back(entry.path());
     if (ec)
         throwInputError(holdouts.string(), "", "cannot list the folder (" + ec.message() + ")");
-    std::sort(dirs.begin(), dirs.end());
     for (const fs::path& dir : dirs) {
-        const std::string id = dir.filename().string();
-        const TileDatabase without = out.tiles_->without(id);
-        auto heldOut = std::make_shared<Forecaster>(loadWeightsFolder(dir, &without));
-        // The folder's name says which GPU it forecasts: networks that did read that GPU's rows
-        // (a folder renamed or copied) would forecast it from its own measurements.
+        auto h = std::make_shared<HeldOut>();
+        h->dir = dir;
+        h->id = dir.filename().string();
+        h->parentTiles = out.tiles_;
         for (std::size_t i = 0; i < kLearnedClasses.size(); ++i)
-            if (out.models_[i] && !heldOut->models_[i]) // it would forecast that class by the roofline alone
-                throwInputError((dir / (std::string(opClassName(kLearnedClasses[i])) + ".json")).string(), "weights",
-                                "missing, while the folder above has it");
-        for (const auto& m : heldOut->models_)
-            if (m && m->provenance().value("held_out", std::string()) != id)
-                throwInputError((dir / (std::string(opClassName(m->opClass())) + ".json")).string(), "provenance.held_out",
-                                "expected \"" + id + "\", the folder's name: these networks must be trained without it "
-                                "(`train --holdout " + id + "`)");
-        out.heldOut_.emplace(id, std::move(heldOut));
+            h->parentLearned[i] = out.models_[i] != nullptr;
+        out.heldOut_.emplace(h->id, std::move(h));
     }
     return out;
+}
+
+
+std::shared_ptr<const Forecaster> Forecaster::loadHeldOut(const HeldOut& h)
+{
+    const TileDatabase without = h.parentTiles->without(h.id);
+    auto heldOut = std::make_shared<Forecaster>(loadWeightsFolder(h.dir, &without));
+    const auto file = [&](OpClass c) { return (h.dir / (std::string(opClassName(c)) + ".json")).string(); };
+    for (std::size_t i = 0; i < kLearnedClasses.size(); ++i)
+        if (h.parentLearned[i] && !heldOut->models_[i]) // it would forecast that class by the roofline alone
+            throwInputError(file(kLearnedClasses[i]), "weights", "missing, while the folder above has it");
+    // The folder's name says which GPU it forecasts: networks that did read that GPU's rows (a
+    // folder renamed or copied) would forecast it from its own measurements.
+    for (const auto& m : heldOut->models_)
+        if (m && m->provenance().value("held_out", std::string()) != h.id)
+            throwInputError(file(m->opClass()), "provenance.held_out",
+                            "expected \"" + h.id + "\", the folder's name: these networks must be trained without it "
+                            "(`train --holdout " + h.id + "`)");
+    return heldOut;
 }
 
 const Forecaster& Forecaster::forGpu(const GpuSpec& gpu) const
 {
     const auto it = heldOut_.find(gpu.efficiencySheet().id);
-    return it == heldOut_.end() ? *this : *it->second;
+    if (it == heldOut_.end())
+        return *this;
+    HeldOut& h = *it->second;
+    std::call_once(h.once, [&h] {
+        try {
+            h.forecaster = loadHeldOut(h);
+        } catch (...) {
+            h.error = std::current_exception();
+        }
+    });
+    if (h.error)
+        std::rethrow_exception(h.error);
+    return *h.forecaster;
+}
+
+void Forecaster::readHeldOutNetworks() const
+{
+    for (const auto& [id, h] : heldOut_) {
+        GpuSpec sheet;
+        sheet.id = id;
+        forGpu(sheet);
+    }
 }
 
 std::string Forecaster::heldOutFor(const GpuSpec& gpu) const

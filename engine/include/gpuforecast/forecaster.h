@@ -91,8 +91,9 @@ public:
     // Loads <dir>/{bmm,linear,elementwise,softmax,ln}.json and <dir>/gemm_tiles.csv.gz. A missing
     // weights file leaves that class in roofline-only mode (reported by isLearned); a present but
     // invalid one throws ForecastError. Each <dir>/holdout/<GPU id>/ holds the networks trained
-    // without that measured GPU (`train --holdout`), which forecast it (forGpu); its tile table,
-    // when absent, is this one's without that GPU (TileDatabase::without).
+    // without that measured GPU (`train --holdout`), which forecast it (forGpu; read, and checked,
+    // on that GPU's first forecast); its tile table, when absent, is this one's without that GPU
+    // (TileDatabase::without).
     static Forecaster loadFromDirectory(const std::string& weightsDir);
 
     // The forecaster for `gpu`: for a sheet read as a measured GPU (GpuSpec::efficiencySheet) that
@@ -101,6 +102,10 @@ public:
     // whole models 23% slow, held out 7.5%: docs/accuracy.md); else this one. Every method below
     // that takes a GPU answers with it.
     const Forecaster& forGpu(const GpuSpec& gpu) const;
+    // Reads every folder of networks trained without a measured GPU now, not on its first forecast,
+    // and throws ForecastError for the first that cannot be read: a window that paints from many
+    // places checks them once, at start, where its error can be shown.
+    void readHeldOutNetworks() const;
     // The measured GPU whose rows the networks forecasting `gpu` left out; empty when none did.
     std::string heldOutFor(const GpuSpec& gpu) const;
     // Said beside a forecast of a measured GPU (or of a sheet read as one): which of its own
@@ -184,7 +189,11 @@ private:
 
     ModelSet models_;
     std::shared_ptr<const TileDatabase> tiles_;
-    std::map<std::string, std::shared_ptr<const Forecaster>> heldOut_; // GPU id -> trained without it
+    // GPU id -> the networks trained without it, read on that GPU's first forecast: five folders
+    // of them took 0.3 s to parse at every start of the CLI, whatever GPU it was asked for.
+    struct HeldOut;
+    std::map<std::string, std::shared_ptr<HeldOut>> heldOut_;
+    static std::shared_ptr<const Forecaster> loadHeldOut(const HeldOut& h);
     // Geometric mean of the measured GPUs' bandwidths: the speed at which the size-only vector
     // networks saw the launch overhead (KernelForecast::overheadScale); 0 when none is recorded.
     double measuredBandwidthGBps_ = 0;
