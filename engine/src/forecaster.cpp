@@ -251,7 +251,6 @@ Forecaster Forecaster::loadFromDirectory(const std::string& weightsDir)
     return out;
 }
 
-
 std::shared_ptr<const Forecaster> Forecaster::loadHeldOut(const HeldOut& h)
 {
     const TileDatabase without = h.parentTiles->without(h.id);
