@@ -877,6 +877,8 @@ private slots:
             chart->resize(640, 330);
             chart->show();
             QVERIFY(QTest::qWaitForWindowExposed(chart));
+            // The plot 330 px high, under whatever controls the chart has above it (Waves' log box).
+            chart->resize(640, 330 + chart->plot()->geometry().top());
             QTest::qWait(50); // the resize's replot, and the ones the legend's move queues
             QCustomPlot* plot = chart->plot();
             QCPLegend* legend = plot->legend;
@@ -923,7 +925,8 @@ private slots:
         for (ChartWidget* chart : std::initializer_list<ChartWidget*>{&waves, &roofline}) {
             QTest::qWait(50);
             chart->plot()->replot(QCustomPlot::rpImmediateRefresh);
-            QVERIFY2(chart->minimumSizeHint().height() <= 330 && chart->height() == 330,
+            const int given = 330 + chart->plot()->geometry().top(); // as above: a plot of 330 px
+            QVERIFY2(chart->minimumSizeHint().height() <= given && chart->height() == given,
                      qPrintable(QString("%1: %2 px, at least %3").arg(chart->metaObject()->className()).arg(chart->height())
                                     .arg(chart->minimumSizeHint().height())));
             const QCPLegend* legend = chart->plot()->legend;
@@ -1017,6 +1020,46 @@ private slots:
                 const double ms = (*session.forecasts())[std::size_t(g)].totalSeconds() * 1e3;
                 QVERIFY(std::abs(bars->baseValue() + (bars->data()->constBegin() + g)->value - ms) < 1e-9 * ms);
             }
+        }
+    }
+
+    // Beside a P4's 90 ms, an H100's kernel steps lay flat along the bottom of the Waves latency
+    // panel. On the log axis they take a real share of its height, and every step, boundary line
+    // and marker stays inside the axis (0 has no place on a log one).
+    void wavesHaveALogLatencyScale()
+    {
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"H100-SXM5-80GB", "P4"});
+        WavesChart waves(&session);
+        waves.resize(1400, 700);
+        waves.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&waves));
+        auto* box = waves.findChild<QCheckBox*>("wavesLogLatency");
+        QVERIFY(box);
+        for (const bool log : {false, true}) {
+            box->setChecked(log);
+            QCOMPARE(waves.logLatency(), log);
+            waves.plot()->replot();
+            const QCPAxis* y = waves.plot()->yAxis;
+            QCOMPARE(y->scaleType(), log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+            QVERIFY(y->label().contains(QLatin1String("log")) == log);
+            QCOMPARE(waves.sweeps().size(), std::size_t(2));
+            for (const auto& sweep : waves.sweeps())
+                for (const double ms : sweep.ms)
+                    QVERIFY2(y->range().contains(ms), qPrintable(QStringLiteral("%1 ms").arg(ms)));
+            for (int i = 0; i < waves.plot()->graphCount(); ++i) {
+                const QCPGraph* g = waves.plot()->graph(i);
+                if (g->valueAxis() != y)
+                    continue;
+                for (auto p = g->data()->constBegin(); p != g->data()->constEnd(); ++p)
+                    QVERIFY2(std::isnan(p->value) || y->range().contains(p->value) || p->value == y->range().lower,
+                             qPrintable(g->name()));
+            }
+            const auto& fast = waves.sweeps().front().ms;
+            const auto [low, high] = std::minmax_element(fast.begin(), fast.end());
+            const double span = std::abs(y->coordToPixel(*high) - y->coordToPixel(*low)) / waves.plot()->axisRect()->height();
+            QVERIFY2(log ? span > 0.3 : span < 0.1, qPrintable(QString::number(span)));
+            QVERIFY2(y->tickVector().size() >= 3, qPrintable(y->tickVectorLabels().join(' '))); // a readable axis
         }
     }
 

@@ -4,6 +4,9 @@
 
 #include <qcustomplot.h>
 
+#include <QCheckBox>
+#include <QHBoxLayout>
+
 #include <algorithm>
 #include <cmath>
 #include <tuple>
@@ -95,8 +98,10 @@ private:
     bool roomForSteps(const QCPRange& range) const
     {
         const double decades = std::log10(range.upper / range.lower);
-        // "50" and "100" sit log10(2) of a decade apart; three digits and a gap need about 30 px.
-        return axis_->axisRect()->width() / std::max(decades, 1e-9) * std::log10(2.0) >= 30;
+        // "50" and "100" sit log10(2) of a decade apart; three digits and a gap need about 30 px
+        // across, a line and a gap about 30 px up.
+        const double length = axis_->orientation() == Qt::Horizontal ? axis_->axisRect()->width() : axis_->axisRect()->height();
+        return length / std::max(decades, 1e-9) * std::log10(2.0) >= 30;
     }
     const QCPAxis* axis_;
     bool steps_ = true;
@@ -202,9 +207,17 @@ std::vector<UtilizationCurve> utilizationCurves(const ForecastSession& session, 
 }
 
 WavesChart::WavesChart(ForecastSession* session, QWidget* parent)
-    : ChartWidget(session, parent), staircaseRect_(plot_->axisRect()), utilizationRect_(new QCPAxisRect(plot_)),
+    : ChartWidget(session, parent), logLatency_(new QCheckBox(tr("Log latency scale"), this)),
+      staircaseRect_(plot_->axisRect()), utilizationRect_(new QCPAxisRect(plot_)),
       utilizationTitle_(new QCPTextElement(plot_)), staircaseTitle_(new QCPTextElement(plot_))
 {
+    auto* row = new QHBoxLayout;
+    row->addStretch(1);
+    row->addWidget(logLatency_); // right, above the staircase it changes
+    logLatency_->setObjectName("wavesLogLatency");
+    logLatency_->setToolTip(tr("Kernel latency on a log axis, so that the steps of GPUs far apart in speed all stay readable"));
+    connect(logLatency_, &QCheckBox::toggled, this, [this] { rebuild(); });
+    layout()->insertLayout(0, row);
     // Layout: titles above; the law | the staircase | one legend for both (they share GPU colours).
     auto* grid = plot_->plotLayout();
     grid->insertColumn(0);
@@ -233,6 +246,10 @@ WavesChart::WavesChart(ForecastSession* session, QWidget* parent)
     followSession();
 }
 
+void WavesChart::setLogLatency(bool on) { logLatency_->setChecked(on); }
+
+bool WavesChart::logLatency() const { return logLatency_->isChecked(); }
+
 QString WavesChart::dimensionName() const { return kernel_.isGemm() ? tr("m") : tr("rows"); }
 
 QString WavesChart::fillText(const WaveFill& fill) const
@@ -254,10 +271,12 @@ QString WavesChart::compactFillText(const WaveFill& fill) const
 
 void WavesChart::fitToLayout()
 {
-    // Both panels' x ticks were made for the previous layout's width (DecadeTicker, SpacedTicker).
+    // Both panels' x ticks, and a log latency axis's, were made for the previous layout (DecadeTicker,
+    // SpacedTicker).
     const auto* decades = dynamic_cast<const DecadeTicker*>(utilizationRect_->axis(QCPAxis::atBottom)->ticker().data());
     const auto* spaced = dynamic_cast<const SpacedTicker*>(plot_->xAxis->ticker().data());
-    if ((decades && decades->stale()) || (spaced && spaced->stale()))
+    const auto* latencyDecades = dynamic_cast<const DecadeTicker*>(plot_->yAxis->ticker().data());
+    if ((decades && decades->stale()) || (spaced && spaced->stale()) || (latencyDecades && latencyDecades->stale()))
         plot_->replot(QCustomPlot::rpQueuedReplot);
     for (auto& [axis, forms] : axisTitles_)
         fitAxisLabel(axis, forms);
@@ -375,7 +394,7 @@ void WavesChart::drawUtilization()
 
 void WavesChart::drawStaircase()
 {
-    double top = 0;
+    double top = 0, lowest = INFINITY;
     std::vector<QCPGraph*> steps;
     for (std::size_t i = 0; i < sweeps_.size(); ++i) {
         auto* g = plot_->addGraph(plot_->xAxis, plot_->yAxis);
@@ -383,12 +402,19 @@ void WavesChart::drawStaircase()
         g->setPen(gpuPen(i, 2));
         g->setLineStyle(QCPGraph::lsStepLeft);
         g->setData(toQ(sweeps_[i].dimension), toQ(sweeps_[i].ms), true);
-        top = std::max(top, *std::max_element(sweeps_[i].ms.begin(), sweeps_[i].ms.end()));
+        const auto [low, high] = std::minmax_element(sweeps_[i].ms.begin(), sweeps_[i].ms.end());
+        top = std::max(top, *high);
+        lowest = std::min(lowest, *low);
         steps.push_back(g);
         stepGraphs_.push_back(g);
     }
     nameHiddenTwinsShortly(steps); // short: "A100-SXM4-40GB (same)", as on the Roofline
-    const double yTop = top * 1.5; // headroom for the annotation above the steps
+    // Headroom for the annotation above the steps: half the height again, or on a log axis the
+    // same share of its decades. A log axis starts a little below the fastest step (0 has no place
+    // on it), a linear one at 0.
+    const bool log = logLatency() && lowest > 0 && top > lowest;
+    const double yBottom = log ? lowest / std::pow(top / lowest, 0.05) : 0.0;
+    const double yTop = log ? top * std::pow(top / yBottom, 0.35) : top * 1.5;
     const double own = double(sweptSize(kernel_));
     // The first GPU's wave boundaries as one graph of vertical segments (NaN breaks the line), so
     // they get a legend entry.
@@ -399,7 +425,7 @@ void WavesChart::drawStaircase()
         const double b = first.boundaries[i];
         markedBoundaries_.push_back(b);
         bx << b << b << b;
-        by << 0 << yTop << qQNaN();
+        by << yBottom << yTop << qQNaN();
     }
     auto* boundaries = plot_->addGraph(plot_->xAxis, plot_->yAxis);
     boundaries->setName(every > 1 ? tr("wave boundaries, 1 in %1 (%2)").arg(every).arg(first.gpu)
@@ -442,8 +468,8 @@ void WavesChart::drawStaircase()
     // The kernel's own size, with how its tiles fill each GPU's SMs: top left, where the steps are low.
     auto* line = new QCPItemStraightLine(plot_);
     line->setClipAxisRect(staircaseRect_); // items clip to the first axis rect unless told
-    line->point1->setCoords(own, 0);
-    line->point2->setCoords(own, 1);
+    line->point1->setCoords(own, log ? yBottom : 0.0);
+    line->point2->setCoords(own, log ? yTop : 1.0);
     line->setPen(QPen(plot_->xAxis->labelColor(), 1.5, Qt::DashLine));
     // What a thin GEMM was padded to on a GPU ("m 1 → 64"), empty when it runs as the model has it.
     auto paddingOf = [this](const Kernel& priced) {
@@ -503,7 +529,16 @@ void WavesChart::drawStaircase()
     for (const auto& s : sweeps_)
         right = std::max(right, s.dimension.back());
     plot_->xAxis->setRange(0, right * 1.02);
-    plot_->yAxis->setRange(0, yTop);
+    plot_->yAxis->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (log)
+        plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new DecadeTicker(plot_->yAxis)));
+    else
+        plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    plot_->yAxis->setRange(yBottom, yTop);
+    for (auto& [axis, forms] : axisTitles_)
+        if (axis == plot_->yAxis)
+            forms = log ? QStringList{tr("Kernel latency (ms, log scale)"), tr("Latency (ms, log)"), tr("ms (log)")}
+                        : QStringList{tr("Kernel latency (ms)"), tr("Latency (ms)"), tr("ms")};
     axisTitles_.back().second = kernel_.isGemm() ? QStringList{tr("m (output rows of the GEMM)"), tr("m (output rows)"), tr("m")}
                                                  : QStringList{tr("rows (of %1 elements)").arg(kernel_.h), tr("rows")};
     for (auto& [axis, forms] : axisTitles_) // fitToLayout shortens them where the next layout is too narrow

@@ -15,6 +15,7 @@
 
 #include "chart_widget.h"
 
+class QCheckBox;
 class QCPAxis;
 class QCPAxisRect;
 class QCPItemText;
@@ -62,6 +63,10 @@ public:
     const std::vector<UtilizationCurve>& curves() const { return curves_; }
     const std::vector<WaveSweep>& sweeps() const { return sweeps_; }
     const std::vector<double>& markedBoundaries() const { return markedBoundaries_; } // first GPU's
+    // A log latency axis on the staircase, for GPUs far apart in speed: beside a P4's 90 ms an
+    // H100's steps of a few milliseconds lay flat on the axis.
+    void setLogLatency(bool on);
+    bool logLatency() const;
 
 private:
     void rebuild() override;
@@ -78,6 +83,7 @@ private:
     QCPItemText* noteItem_ = nullptr;
     std::vector<std::pair<QCPAxis*, QStringList>> axisTitles_; // both panels' axes, each title's forms
 
+    QCheckBox* logLatency_;
     QCPAxisRect* staircaseRect_;   // QCustomPlot's own rect (xAxis, yAxis, legend)
     QCPAxisRect* utilizationRect_;
     QCPTextElement* utilizationTitle_;
