@@ -879,6 +879,25 @@ private slots:
             QCOMPARE(own.pricedWaves, 0.0); // priced at its own waves (else it sits on another law)
             QVERIFY2(std::abs(u[2] / own.utilization - 1) < 1e-9, k.op.c_str()); // the forecast sits on it
         }
+        // Kernels larger than any measured one are priced from the largest measured kernel (its
+        // share of their waves). Along the curve the kernel at w waves is one of w / its own waves
+        // its size: a review saw GPT-2's softmax curve at 0 below 2.3 waves, and layer norm's and
+        // add's sat at their floor up to a hundred waves, since every point took the own kernel's
+        // share of a few waves, a hundredth of one.
+        for (const Kernel& k : {Kernel::vector("softmax", 1310720, 1024), Kernel::vector("ln", 4000000, 1024),
+                                Kernel::vector("add", 40000000, 1024)}) {
+            const KernelForecast own = f.predict(k, gpu);
+            const double w = own.geometry.waves;
+            QVERIFY2(w > 1000, k.op.c_str());
+            const double waves[] = {1, 4, 16, w};
+            const auto u = f.utilizationCurve(k, gpu, waves);
+            // The forecast still sits on it (layer norm's added launch floor, 30 us of seconds, aside).
+            QVERIFY2(std::abs(u[3] / own.utilization - 1) < 1e-3, k.op.c_str());
+            for (std::size_t i = 1; i < u.size(); ++i)
+                QVERIFY2(u[i] >= u[i - 1], k.op.c_str());
+            QVERIFY2(u[1] > 0.6 * u[3], qPrintable(QString("%1: %2 at 4 waves, %3 at its own %4")
+                                                       .arg(k.op.c_str()).arg(u[1]).arg(u[3]).arg(w)));
+        }
         const double one[] = {3};
         QVERIFY(f.utilizationCurve(Kernel::memory("embedding", 1e6), gpu, one).empty()); // no waves
         const Forecaster rooflineOnly({}, nullptr);

@@ -102,23 +102,32 @@ void splitRowsLongerThanMeasured(const UtilizationModel& model, std::span<const 
 // Step 1 points the networks at that edge kernel: its features replace the kernel's, and the wave
 // law is evaluated at the edge's share of `lawWaves`. Returns each output column's share of the
 // kernel's bytes that the edge kernel has (1: within the measured sizes).
+//
+// `sizeScale[j]`: the size of the kernel that output column j prices, relative to its features'
+// kernel; 1 in a forecast. A utilization curve (one kernel at many wave counts) prices the kernel
+// at w waves as one of w / its own waves its bytes, so that a kernel beyond the edge at a few
+// hundred waves keeps the edge's share of them at every point: with its own share (1/300) at 2
+// waves, the law was asked about a hundredth of a wave and the curve read 0 below 25 waves.
 std::vector<double> pointAtLargestMeasured(const UtilizationModel& model, Eigen::MatrixXd& features,
-                                           std::vector<double>& lawWaves)
+                                           std::vector<double>& lawWaves, std::span<const double> sizeScale)
 {
     const double edgeBytes = model.normalization().max(kKernelBytesFeature);
-    std::vector<double> columnFraction(features.cols(), 1.0);
+    std::vector<double> columnOver(std::size_t(features.cols()), 0.0);
     for (Eigen::Index col = 0; col < features.cols(); ++col) {
         const double over = features(kKernelBytesFeature, col) - edgeBytes;
         if (over <= 0)
             continue;
-        // Kept above zero so that weights with an absurd feature_max still give finite times.
-        columnFraction[std::size_t(col)] = std::max(std::exp(-over), 1e-12);
+        columnOver[std::size_t(col)] = over;
         features(kKernelBytesFeature, col) = edgeBytes;
         features(kWavesFeature, col) = std::max(0.0, features(kWavesFeature, col) - over);
     }
-    std::vector<double> fraction(lawWaves.size());
+    std::vector<double> fraction(lawWaves.size(), 1.0);
     for (std::size_t j = 0; j < lawWaves.size(); ++j) { // one column: one kernel at many wave counts
-        fraction[j] = columnFraction[features.cols() == 1 ? 0 : j];
+        const double over = columnOver[features.cols() == 1 ? 0 : j];
+        if (over <= 0)
+            continue;
+        // Kept above zero so that weights with an absurd feature_max still give finite times.
+        fraction[j] = std::clamp(std::exp(-over) / sizeScale[j], 1e-12, 1.0);
         if (fraction[j] < 1)
             lawWaves[j] = std::max(1.0, lawWaves[j] * fraction[j]);
     }
@@ -128,8 +137,8 @@ std::vector<double> pointAtLargestMeasured(const UtilizationModel& model, Eigen:
 // Step 2 turns the edge kernel's utilization into the whole kernel's: edge time, then the rest of
 // the roofline time at the edge's marginal rate.
 void extendFromLargestMeasured(const UtilizationModel& model, std::span<const Kernel> kernels,
-                               std::span<const KernelGeometry> geometries, const std::vector<double>& fraction,
-                               Eigen::MatrixXd& logU)
+                               std::span<const KernelGeometry> geometries, std::span<const double> sizeScale,
+                               const std::vector<double>& fraction, Eigen::MatrixXd& logU)
 {
     // A floor added to the work stays outside the utilization (the forecast adds it once), and the
     // work beyond the edge runs at the edge's rate already: nothing to change.
@@ -140,7 +149,7 @@ void extendFromLargestMeasured(const UtilizationModel& model, std::span<const Ke
         if (r >= 1)
             continue;
         const double floor = model.floorSecondsFor(kernels[kernels.size() == 1 ? 0 : std::size_t(j)].op);
-        const double roofline = geometries[geometries.size() == 1 ? 0 : std::size_t(j)].secondsAt(1.0);
+        const double roofline = geometries[geometries.size() == 1 ? 0 : std::size_t(j)].secondsAt(1.0) * sizeScale[std::size_t(j)];
         const double edgeRoofline = roofline * r;
         for (Eigen::Index m = 0; m < logU.rows(); ++m) {
             const double edgeSeconds = withLaunchFloor(edgeRoofline / std::exp(logU(m, j)), floor);
@@ -357,10 +366,17 @@ Eigen::MatrixXd Forecaster::logUtilization(const UtilizationModel& model, std::s
     if (c != OpClass::Bmm && c != OpClass::Linear) {
         Eigen::MatrixXd features = featureMatrix(c, own, gpu);
         std::vector<double> lawWaves(waves.begin(), waves.end());
+        // Each output's kernel relative to its features' (exactly 1 in a forecast, which prices
+        // every kernel at its own waves; w / own waves along a utilization curve).
+        std::vector<double> sizeScale(waves.size());
+        for (std::size_t j = 0; j < waves.size(); ++j) {
+            const double ownWaves = own[own.size() == 1 ? 0 : j].waves;
+            sizeScale[j] = ownWaves > 0 ? waves[j] / ownWaves : 1.0;
+        }
         splitRowsLongerThanMeasured(model, own, gpu.smCount, features, lawWaves);
-        const std::vector<double> fraction = pointAtLargestMeasured(model, features, lawWaves);
+        const std::vector<double> fraction = pointAtLargestMeasured(model, features, lawWaves, sizeScale);
         Eigen::MatrixXd out = logU(features, lawWaves);
-        extendFromLargestMeasured(model, kernels, own, fraction, out);
+        extendFromLargestMeasured(model, kernels, own, sizeScale, fraction, out);
         return out;
     }
     // The kernels' own tiles and waves, on an SM described by `sheet`. With the donor's SM count
