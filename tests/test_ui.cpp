@@ -1124,6 +1124,38 @@ private slots:
             ++checked;
         }
         QVERIFY(checked > 0);
+        { // A GPU the model does not fit gets no rate per W or per $: an L4 that cannot hold
+          // LLaMA-3 8B read 206 prompt tokens/s per $1k, first when the column was sorted.
+            QVERIFY(!session.setLayout(ParallelLayout{}));
+            const QString model = session.modelName();
+            const GraphOptions options = session.options();
+            QVERIFY(!session.setModel("llama3_8b"));
+            QVERIFY(!session.setOptions(GraphOptions{1, 2048, false, false}));
+            session.setSelectedGpus({"H100-SXM5-80GB", "L4"});
+            const auto two = csv::parse(comparisonCsv(session, "H100-SXM5-80GB"), "comparison.csv");
+            QCOMPARE(two.size(), std::size_t(3));
+            QCOMPARE(two[1][col("fits")], std::string("yes"));
+            QVERIFY(!two[1][col("tokens_per_s_per_w")].empty() && !two[1][col("tokens_per_s_per_1k_usd")].empty());
+            QCOMPARE(two[2][col("fits")], std::string("no"));
+            QVERIFY(two[2][col("tokens_per_s_per_w")].empty() && two[2][col("tokens_per_s_per_1k_usd")].empty());
+            QVERIFY(!two[2][col("tokens_per_s")].empty()); // how fast it would be, beside the fit
+            CompareChart compare(&session);
+            compare.resize(1600, 700); // wide enough for the full labels
+            compare.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&compare));
+            compare.plot()->replot();
+            QStringList labels;
+            for (int i = 0; i < compare.plot()->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i)))
+                    labels << t->text();
+            QCOMPARE(labels.size(), 2);
+            QVERIFY2(labels[0].contains("per $1k") && labels[0].contains("fits in memory"), qPrintable(labels[0]));
+            QVERIFY2(!labels[1].contains("per $1k") && !labels[1].contains("per W\n") && labels[1].contains("does NOT fit") &&
+                         labels[1].contains("no rate per W or per $"),
+                     qPrintable(labels[1]));
+            QVERIFY(!session.setOptions(options));
+            QVERIFY(!session.setModel(model));
+        }
         { // the coverage words, one GPU of each kind (the list above is gone with this selection)
             QVERIFY(!session.setLayout(ParallelLayout{}));
             session.setSelectedGpus({"L40S", "P4", "T4"});

@@ -206,14 +206,15 @@ QStringList CompareChart::barDetails(std::size_t g, const LatencyUnit& unit) con
                       tr("%1, %2").arg(formatRate(tokensPerSecond, tokens),
                                        formatRate(double(opt.batch) / (ms / 1e3), tr("samples/s")))};
     // Per watt and per dollar only where the spec sheet gives power and price, and of every GPU
-    // the layout uses: the throughput is the whole server's.
-    if (const GpuSpec* spec = session_->gpu(QString::fromStdString(f.gpu))) {
-        const double gpus = double(session_->layout().gpus());
-        if (spec->tdpW > 0)
-            lines << tr("%1 per W").arg(formatRate(tokensPerSecond / (spec->tdpW * gpus), tokens));
-        if (spec->priceUsd && *spec->priceUsd > 0)
-            lines << tr("%1 per $1k").arg(formatRate(tokensPerSecond / (*spec->priceUsd * gpus / 1e3), tokens));
-    }
+    // the layout uses: the throughput is the whole server's. None where the model does not fit:
+    // an L4 that cannot hold LLaMA-3 8B read 206 prompt tokens/s per $1k, the best of the chart.
+    const GpuSpec* spec = session_->gpu(QString::fromStdString(f.gpu));
+    const double gpus = double(session_->layout().gpus());
+    const bool perWatt = spec && spec->tdpW > 0, perDollar = spec && spec->priceUsd && *spec->priceUsd > 0;
+    if (perWatt && f.fits())
+        lines << tr("%1 per W").arg(formatRate(tokensPerSecond / (spec->tdpW * gpus), tokens));
+    if (perDollar && f.fits())
+        lines << tr("%1 per $1k").arg(formatRate(tokensPerSecond / (*spec->priceUsd * gpus / 1e3), tokens));
     // Against what the GPU holds, and per GPU on a layout: "does NOT fit (684.0 GiB)" beside an
     // 8 x 141 GB server read as the whole server's need.
     const QString need = QString::number(f.memory.totalBytes() / GpuSpec::kBytesPerGiB, 'f', 1);
@@ -221,6 +222,8 @@ QStringList CompareChart::barDetails(std::size_t g, const LatencyUnit& unit) con
     const QString held = QString::number(heldGiB, 'f', heldGiB == std::round(heldGiB) ? 0 : 1);
     const QString perGpu = session_->layout().gpus() > 1 ? tr(" per GPU") : QString();
     lines << (f.fits() ? tr("fits in memory (%1 of %2 GiB%3)") : tr("does NOT fit (%1 of %2 GiB%3)")).arg(need, held, perGpu);
+    if (!f.fits() && (perWatt || perDollar))
+        lines << tr("so no rate per W or per $");
     if (const Coverage level = coverage(f).level; level != Coverage::Within) // the what-if panel's words
         lines << (level == Coverage::Beyond ? tr("beyond the measured GPUs (hover)") : tr("near the edge of the measured GPUs (hover)"));
     // A sheet with no efficiency basis, read from its per-SM rates: an A100 with twice the SMs,

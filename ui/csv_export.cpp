@@ -44,11 +44,12 @@ std::string comparisonCsv(const ForecastSession& session, const QString& baselin
         const double tokensPerSecond = seconds > 0 ? tokens / seconds : 0;
         const GpuSpec* spec = session.gpu(QString::fromStdString(f.gpu));
         std::string perWatt, perDollar, donor, coverage, caution, measuredMs, measuredRun;
-        // Of every GPU the layout uses: the throughput is the whole server's.
+        // Of every GPU the layout uses: the throughput is the whole server's. Empty where the model
+        // does not fit, as on the chart: sorted by value, a GPU that cannot run it came out first.
         const double gpus = double(layout.gpus());
-        if (spec && spec->tdpW > 0)
+        if (spec && spec->tdpW > 0 && f.fits())
             perWatt = number(tokensPerSecond / (spec->tdpW * gpus));
-        if (spec && spec->priceUsd && *spec->priceUsd > 0)
+        if (spec && spec->priceUsd && *spec->priceUsd > 0 && f.fits())
             perDollar = number(tokensPerSecond / (*spec->priceUsd * gpus / 1e3));
         if (spec) {
             // As the forecast saw it (a what-if variant keeps its sheet's learned efficiency).
