@@ -1061,6 +1061,17 @@ private slots:
         QVERIFY(!QFileInfo::exists(nowhere));
     }
 
+    // Without a saved layout the window opens at 1600 x 1000, or within the screen where that is
+    // smaller: on a 1366 x 768 laptop it had opened past the screen's right and bottom edges.
+    void windowOpensWithinTheScreen()
+    {
+        QCOMPARE(MainWindow::initialSize(QSize(2560, 1400)), QSize(1600, 1000));
+        const QSize laptop = MainWindow::initialSize(QSize(1366, 728)); // less a task bar
+        QVERIFY(laptop.width() <= 1366 && laptop.height() <= 728);
+        QVERIFY(laptop.width() >= 1200 && laptop.height() >= 650); // and not needlessly small
+        QCOMPARE(MainWindow::initialSize(QSize()), QSize(1600, 1000)); // no screen known: as before
+    }
+
     void comparisonExportsAsCsvWithTheChartsNumbers()
     {
         ForecastSession session(nullptr, store());

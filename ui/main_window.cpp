@@ -35,6 +35,7 @@
 #include <QMenuBar>
 #include <QCloseEvent>
 #include <QFileInfo>
+#include <QScreen>
 #include <QSettings>
 #include <QMessageBox>
 #include <QPushButton>
@@ -588,10 +589,23 @@ void MainWindow::rebuildRecentMenu()
     recentMenu_->setEnabled(!recentMenu_->isEmpty());
 }
 
+QSize MainWindow::initialSize(const QSize& availableOnScreen)
+{
+    const QSize wanted(1600, 1000);
+    if (availableOnScreen.isEmpty())
+        return wanted;
+    return wanted.boundedTo(availableOnScreen * 0.9);
+}
+
 void MainWindow::restoreSettings()
 {
     QSettings settings(settingsName(), settingsName());
-    restoreGeometry(settings.value("geometry").toByteArray());
+    if (const QScreen* screen = this->screen()) {
+        const QRect free = screen->availableGeometry();
+        resize(initialSize(free.size()));
+        move(free.center() - rect().center());
+    }
+    restoreGeometry(settings.value("geometry").toByteArray()); // Qt keeps a restored window on its screen
     restoreState(settings.value("windowState").toByteArray());
     if (const auto when = autosave_ ? autosave_->pendingRecovery() : std::nullopt) {
         QMessageBox ask(QMessageBox::Question, tr("Unsaved work"),

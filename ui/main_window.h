@@ -51,6 +51,10 @@ public:
     bool saveScenario(const QString& path);
     bool isModified() const { return modified_; }
     void restoreSettings(); // window layout, recent files, last scenario (not used for --screenshot)
+    // The size a window opens at without a saved layout (a first start, after a crash): 1600 x 1000,
+    // or nine tenths of the screen's free area where that is smaller. On a 1366 x 768 laptop the
+    // window had opened at 1600 x 1000, its right and bottom off the screen.
+    static QSize initialSize(const QSize& availableOnScreen);
     // Brings the chart tab with this title (any case: "sensitivity") to the front; false if none.
     bool showChart(const QString& title);
     QStringList chartTitles() const;
