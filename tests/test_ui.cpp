@@ -8,6 +8,7 @@
 #include "forecast_session.h"
 #include "gpu_list_model.h"
 #include "main_window.h"
+#include "model_panel.h"
 #include "operator_table_model.h"
 #include "quantity_format.h"
 #include "sensitivity_chart.h"
@@ -30,6 +31,8 @@
 #include <memory>
 #include <set>
 #include <QImage>
+#include <QTimer>
+#include <QMessageBox>
 #include <QProcess>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
@@ -988,6 +991,34 @@ private slots:
         QCOMPARE(session.model().kvHeads, 8LL);
         QVERIFY(!session.setModel("gpt2_large"));
         QVERIFY(label->isHidden());
+    }
+
+    // A config.json that cannot be read is refused in a dialog naming the file and field, as a
+    // scenario or a GPU sheet is; the status bar alone was easily missed. The model stays.
+    void badConfigIsRefusedInADialog()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* panel = window.findChild<ModelPanel*>();
+        QVERIFY(panel);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("config.json");
+        nlohmann::json config = nlohmann::json::parse(readFile(std::string(GPUFORECAST_RESOURCES) + "/models/mistral_7b.json"));
+        config.erase("intermediate_size");
+        writeFileAtomically(path.toStdString(), config.dump());
+        const QString before = session.modelName();
+        QString shown;
+        QTimer::singleShot(50, [&] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                shown = box->text();
+                box->close();
+            }
+        });
+        panel->openConfig(path);
+        QVERIFY2(shown.contains(path) && shown.contains("intermediate_size"), qPrintable(shown));
+        QCOMPARE(session.modelName(), before);
     }
 
     void whatIfSlidersMoveTheForecastTheRightWay()

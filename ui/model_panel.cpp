@@ -18,6 +18,7 @@
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -225,8 +226,12 @@ QGroupBox* ModelPanel::buildParallelBox()
 
 void ModelPanel::openConfig(const QString& path)
 {
-    session_->setModel(path, ForecastSession::Fit::Adjust);
+    // Refused as a scenario or a GPU sheet is, in a dialog naming the file and field: the status
+    // bar alone said it for ten seconds, easily missed after a file dialog.
+    const auto error = session_->setModel(path, ForecastSession::Fit::Adjust);
     syncFromSession();
+    if (error && isVisible())
+        QMessageBox::warning(this, tr("Cannot open model config"), *error);
 }
 
 void ModelPanel::applyOptions()
