@@ -1251,6 +1251,9 @@ private slots:
                                                           << "--microbatches: needs a pipeline";
         QTest::newRow("schedule without a pipeline") << base + QStringList{"--mode", "training", "--tp", "2", "--schedule", "gpipe"}
                                                      << "--schedule: needs a pipeline";
+        // A one-GPU layout skipped the layout checks: its micro-batches were quietly ignored.
+        QTest::newRow("pipeline of one, micro-batches") << base + QStringList{"--mode", "training", "--batch", "4", "--parallel", "pp1_3"}
+                                                        << "micro-batches need pipeline stages (pp > 1)";
     }
     // A multi-GPU forecast on a sheet without a link names the file, not just the sheet's id.
     void multiGpuOnASheetWithoutALinkNamesTheFile()

@@ -477,6 +477,9 @@ int runPredict(const std::vector<std::string>& args)
             const MeasuredRun* run = findMeasuredRun(runs, gpu.id, modelArg, options, layout, config.layers))
             notes.measured = *run;
     const ParameterCount parameters = countParameters(config);
+    // A one-GPU layout is forecast without the layout code, which checks it: --parallel pp1_3 was
+    // accepted, and its three micro-batches quietly ignored.
+    validateLayout(config, options, layout);
     if (layout.gpus() == 1) {
         const ModelForecast r = forecastModel(forecaster, config, options, gpu);
         notes.forecastMs = r.totalSeconds() * 1e3;

@@ -132,10 +132,11 @@ void validateLayout(const ModelConfig& c, const GraphOptions& o, const ParallelL
     // Said first: a batch that dp does not divide is beside the point at inference.
     need(o.training || l.dp == 1, "data parallelism applies to training (dp 1 for inference)");
     need(o.batch % l.dp == 0, "dp " + std::to_string(l.dp) + " does not divide the global batch " + std::to_string(o.batch));
+    // Before their count: pp1_3 over a batch of 4 is wrong for want of a pipeline, not of a 6th sample.
+    need(l.pp > 1 || l.microbatches == 1, "micro-batches need pipeline stages (pp > 1)");
     need((o.batch / l.dp) % l.microbatches == 0, std::to_string(l.microbatches) +
                                                      " micro-batches do not divide the per-replica batch " +
                                                      std::to_string(o.batch / l.dp));
-    need(l.pp > 1 || l.microbatches == 1, "micro-batches need pipeline stages (pp > 1)");
 }
 
 std::optional<std::string> layoutProblem(const ModelConfig& config, const GraphOptions& options, const ParallelLayout& layout)
