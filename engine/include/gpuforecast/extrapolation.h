@@ -115,8 +115,9 @@ std::vector<std::string> basisStretch(const GpuSpec& gpu, double limit = kBasisS
 // An NVIDIA sheet whose architecture names no SM generation the forecast knows ("Rubin") loses
 // what the generation decides: the GEMM tile family (gemmKernelFamily: tiles then come from the
 // measured GPU nearest in per-SM rates) and, on 128-lane SMs, the FP32 issue share. An H100
-// sheet renamed so came out 7% faster, without a word. One line for people; empty for a known
-// generation, an empty field or another vendor (no AMD generation is known to the tile rule).
+// sheet renamed so came out 7% faster, without a word, and one without the field 9% faster. One
+// line for people; empty for a known generation or another vendor (no AMD generation is known to
+// the tile rule).
 std::optional<std::string> unknownArchitectureNote(const GpuSpec& gpu);
 
 // `gpu` with the donor's SM count, FP32 peaks, bandwidth, memory and L2: the sheet the GEMM
