@@ -1029,6 +1029,7 @@ private slots:
         QVERIFY(bundled.open(QIODevice::ReadOnly));
         QJsonObject sheet = QJsonDocument::fromJson(bundled.readAll()).object();
         sheet["id"] = "A100 x2";
+        sheet["name"] = "A card of my own"; // nothing says which bundled sheet it came from
         for (const char* field : {"sm_count", "fp32_gflops", "fp32_matrix_gflops", "memory_bandwidth_gbps"})
             sheet[field] = 2 * sheet[field].toDouble();
         QFile f(dir.filePath("twice.json"));
@@ -1044,6 +1045,29 @@ private slots:
         const Run measured = cli(base + QStringList{"A100-PCIE-40GB", "--json"}); // bundled, trained on: null
         const QJsonObject m = QJsonDocument::fromJson(measured.out.toUtf8()).object();
         QVERIFY(m.contains("read_as_new_gpu") && m.value("read_as_new_gpu").isNull());
+
+        // A sheet that keeps a bundled sheet's name, or extends its id, was edited from it: that
+        // sheet is the basis to write, said even beyond the measured range, where an A100 sheet with
+        // 0.6x the bandwidth borrowed a V100's efficiency and came out faster than the A100.
+        QFile sxm(QString(GPUFORECAST_RESOURCES) + "/gpus/A100-SXM4-80GB.json");
+        QVERIFY(sxm.open(QIODevice::ReadOnly));
+        QJsonObject slower = QJsonDocument::fromJson(sxm.readAll()).object();
+        slower["id"] = "my-a100";
+        slower["memory_bandwidth_gbps"] = 0.6 * slower["memory_bandwidth_gbps"].toDouble();
+        QJsonObject renamed = slower;
+        renamed["id"] = "A100-SXM4-80GB-slow";
+        renamed["name"] = "slow";
+        for (const auto& [edited, says] : {std::pair{slower, QString("my-a100 has the name of the bundled A100-SXM4-80GB")},
+                                           std::pair{renamed, QString("A100-SXM4-80GB-slow takes its id from the bundled A100-SXM4-80GB")}}) {
+            QFile e(dir.filePath(edited["id"].toString() + ".json"));
+            QVERIFY(e.open(QIODevice::WriteOnly) && e.write(QJsonDocument(edited).toJson()) > 0);
+            e.close();
+            const Run r = cli(base + QStringList{e.fileName(), "--json"});
+            QCOMPARE(r.code, 0);
+            const QString note = QJsonDocument::fromJson(r.out.toUtf8()).object().value("read_as_new_gpu").toString();
+            QVERIFY2(note.startsWith(says) && note.endsWith("add \"efficiency_basis\": \"A100-SXM4-80GB\" to keep that GPU's learned efficiency"),
+                     qPrintable(note));
+        }
     }
 
     // A GPU whose GEMMs are priced below its sheet's FP32 peak (128-lane SMs) says so, in text

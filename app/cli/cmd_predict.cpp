@@ -376,6 +376,15 @@ void printText(const ModelForecast& r, const ParameterCount& parameters, const N
     printLargestOperators(r, r.totalSeconds());
 }
 
+// Said of a sheet file that names no efficiency basis: the bundled sheet it was edited from, when
+// its name or id gives that away, else the nearest measured GPU (only inside the measured range).
+std::optional<std::string> readAsNewNote(const GpuSpec& gpu, const std::vector<GpuSpec>& catalog, const Forecaster& forecaster)
+{
+    if (const GpuSpec* bundled = editedFromBundled(gpu, catalog))
+        return editedWithoutBasisNote(gpu, *bundled);
+    return readAsNewGpuNote(gpu, forecaster.tiles().gpus());
+}
+
 } // namespace
 
 int runPredict(const std::vector<std::string>& args)
@@ -464,7 +473,7 @@ int runPredict(const std::vector<std::string>& args)
                       unlearnedClasses(forecaster), weightsDir,
                       graphCheckOf(config), config.assumed,
                       config.source, donorSheet ? slotPoweredDonorCaution(gpu, *donorSheet, donor->weight) : std::nullopt,
-                      fromFile ? readAsNewGpuNote(gpu, forecaster.tiles().gpus()) : std::nullopt,
+                      fromFile ? readAsNewNote(gpu, catalog, forecaster) : std::nullopt,
                       config.saysFp32() ? std::string() : config.dtype, config.precisionDifference(),
                       fp32GemmIssueShare(gpu), std::nullopt, 0, config.beyondContextNote(options.seq), basisStretch(gpu),
                       unknownArchitectureNote(gpu), config.quantization, forecaster.tiles().referenceFor(gpu),

@@ -5,6 +5,7 @@
 #include "gpuforecast/json_fields.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 
@@ -73,6 +74,37 @@ const GpuSpec* findGpu(const std::vector<GpuSpec>& catalog, const std::string& i
         if (g.id == id)
             return &g;
     return nullptr;
+}
+
+const GpuSpec* editedFromBundled(const GpuSpec& sheet, const std::vector<GpuSpec>& catalog)
+{
+    if (sheet.efficiencyBasis || !sheet.efficiencyBasisId.empty() || findGpu(catalog, sheet.id))
+        return nullptr;
+    // Lower case, runs of spaces as one: "NVIDIA  a100 SXM4 80GB" is the bundled name.
+    auto folded = [](const std::string& text) {
+        std::string out;
+        for (const char c : json_fields::lowerCase(text))
+            if (!(c == ' ' && (out.empty() || out.back() == ' ')))
+                out += c;
+        while (!out.empty() && out.back() == ' ')
+            out.pop_back();
+        return out;
+    };
+    const std::string name = folded(sheet.name);
+    if (!name.empty())
+        for (const auto& g : catalog)
+            if (folded(g.name) == name)
+                return &g;
+    // Its id then a separator: "A100 x2" is not the A10's.
+    auto extends = [&](const std::string& id) {
+        return sheet.id.size() > id.size() && sheet.id.rfind(id, 0) == 0 &&
+               !std::isalnum(static_cast<unsigned char>(sheet.id[id.size()]));
+    };
+    const GpuSpec* longest = nullptr;
+    for (const auto& g : catalog)
+        if (extends(g.id) && (!longest || g.id.size() > longest->id.size()))
+            longest = &g;
+    return longest;
 }
 
 namespace {

@@ -1,5 +1,7 @@
 #include "gpuforecast/extrapolation.h"
 
+#include "gpuforecast/json_fields.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -209,6 +211,16 @@ std::optional<std::string> readAsNewGpuNote(const GpuSpec& gpu, const std::vecto
            nearest->id + "), so even its memory size moves its speed and more of a resource can forecast slower; a sheet "
                          "edited from a measured GPU keeps that GPU's efficiency with \"efficiency_basis\": \"" +
            nearest->id + "\"";
+}
+
+std::string editedWithoutBasisNote(const GpuSpec& sheet, const GpuSpec& bundled)
+{
+    const bool idFromIt = sheet.id.rfind(bundled.id, 0) == 0;
+    return sheet.id + (idFromIt ? " takes its id from the bundled " : " has the name of the bundled ") + bundled.id +
+           " but names no efficiency basis, so it is read as a new GPU, not as " + bundled.id +
+           " with other numbers: its GEMM efficiency is what the networks make of its per-SM rates, and a change to the "
+           "sheet can move the forecast the wrong way; add \"efficiency_basis\": \"" + bundled.id +
+           "\" to keep that GPU's learned efficiency";
 }
 
 double perSmRateDistance(const GpuSpec& gpu, const ReferenceGpu& measured)

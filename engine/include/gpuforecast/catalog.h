@@ -26,6 +26,11 @@ GpuSpec resolveGpu(const std::vector<GpuSpec>& catalog, const std::string& idOrP
 // ..." for an id the catalog lacks.
 void resolveEfficiencyBasis(GpuSpec& spec, const std::vector<GpuSpec>& catalog, const std::string& source);
 const GpuSpec* findGpu(const std::vector<GpuSpec>& catalog, const std::string& id);
+// The bundled sheet a sheet file was most likely edited from, when it names no efficiency basis:
+// one with the same `name` (case and spacing aside), else the longest bundled id its id starts
+// with ("A100-SXM4-80GB-2x"). Null for a sheet with a basis, one under a bundled id (read as
+// itself), or one that matches none.
+const GpuSpec* editedFromBundled(const GpuSpec& sheet, const std::vector<GpuSpec>& catalog);
 // " (did you mean H100-PCIE-80GB or H100-SXM5-80GB?)" for an id no sheet has, or empty.
 std::string didYouMeanGpu(const std::string& id, const std::vector<GpuSpec>& catalog);
 

@@ -102,6 +102,11 @@ std::optional<std::string> slotPoweredDonorCaution(const GpuSpec& gpu, const Gpu
 // against the A100's 62 ms: its memory per SM, halved, lies next to P4's). One line for people
 // that says so and names the nearest measured GPU as the basis to write; nothing otherwise.
 std::optional<std::string> readAsNewGpuNote(const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured);
+// The same for a sheet file edited from a bundled one (editedFromBundled) that names no basis,
+// said wherever its ratios lie and naming that bundled sheet as the basis to write: beyond the
+// measured range such a sheet borrows the GEMM efficiency of whichever measured GPU is nearest,
+// and an A100 sheet with 0.6x the bandwidth, nearest a V100, came out faster than the A100.
+std::string editedWithoutBasisNote(const GpuSpec& sheet, const GpuSpec& bundled);
 
 // A what-if variant, or a sheet that names an efficiency basis, is read with the basis's learned
 // efficiency (GpuSpec::efficiencyBasis) and is "within" wherever its basis is: an A100 with 1 GB/s
