@@ -1158,6 +1158,11 @@ private slots:
         QVERIFY2(p4.out.contains("note: near the edge of the measured GPUs, memory bandwidth per SM") &&
                      !p4.out.contains("beyond the measured GPUs"),
                  qPrintable(p4.out));
+        // Those networks read P4's own rows, and the output says so (it had said, of the tiles, that
+        // "no forecast reads measurements of the GPU it forecasts").
+        QVERIFY2(p4.out.contains("note: P4's efficiencies come from networks trained on its own measurements") &&
+                     !p4.out.contains("no forecast reads measurements"),
+                 qPrintable(p4.out));
         const Run heldOutP4 = cli({"predict", "--model", "gpt2_large", "--gpu", "P4", "--seq", "128", "--json"});
         const QJsonObject p4Own = QJsonDocument::fromJson(heldOutP4.out.toUtf8()).object();
         QCOMPARE(p4Own["coverage"].toString(), QString("beyond"));

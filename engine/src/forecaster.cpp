@@ -314,8 +314,20 @@ std::string Forecaster::heldOutFor(const GpuSpec& gpu) const
 std::optional<std::string> Forecaster::ownMeasurementsNote(const GpuSpec& gpu) const
 {
     const std::string heldOut = heldOutFor(gpu);
-    if (heldOut.empty())
+    if (heldOut.empty()) {
+        // Weights without networks trained without it (a folder `train` wrote without --holdout):
+        // the forecast reads the GPU's own rows, and the tile note's "no forecast reads
+        // measurements of the GPU it forecasts" was false beside it.
+        const std::string& id = gpu.efficiencySheet().id;
+        for (const auto& m : models_)
+            if (m)
+                for (const auto& trained : m->provenance().value("trained_on", std::vector<std::string>{}))
+                    if (trained == id)
+                        return id + "'s efficiencies come from networks trained on its own measurements (these weights "
+                                    "hold none trained without it, holdout/" + id + "/): this forecast reads them, "
+                                    "where the shipped weights' does not";
         return tiles_->ownTilesNote(gpu);
+    }
     const Forecaster& own = forGpu(gpu);
     std::string others;
     for (const auto& m : own.models_)

@@ -111,7 +111,8 @@ public:
     // Said beside a forecast of a measured GPU (or of a sheet read as one): which of its own
     // measurements the forecast passes over (the networks' rows, heldOutFor; its bmm tiles,
     // TileDatabase::ownTilesNote), and that a sheet of the same chip under another id reads them,
-    // so the two can differ. Empty for every other GPU.
+    // so the two can differ; or, for weights with no networks trained without it, that its own
+    // rows trained the networks that forecast it. Empty for every other GPU.
     std::optional<std::string> ownMeasurementsNote(const GpuSpec& gpu) const;
 
     // `pinnedTile`: GEMMs use this tile instead of the one the forecaster would choose for each
