@@ -1021,6 +1021,47 @@ private slots:
         QCOMPARE(session.modelName(), before);
     }
 
+    // A what-if, or an edit of a bundled sheet, is compared with the sheet unchanged: made the
+    // baseline, a what-if bar read "1.00x vs H100-SXM5-80GB", against itself, and the stock H100
+    // was gone from the chart.
+    void changedGpuIsComparedWithItselfUnchanged()
+    {
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"H100-SXM5-80GB", "A100-SXM4-80GB"});
+        const double h100 = (*session.forecasts())[0].totalSeconds(), a100 = (*session.forecasts())[1].totalSeconds();
+        QVERIFY(!session.unchangedSeconds("H100-SXM5-80GB") && !session.unchangedSeconds("A100-SXM4-80GB"));
+        ForecastSession::WhatIf twice;
+        twice.bandwidth = 2;
+        session.setWhatIf("H100-SXM5-80GB", twice);
+        const double faster = (*session.forecasts())[0].totalSeconds();
+        QVERIFY(faster < h100);
+        QCOMPARE(session.unchangedSeconds("H100-SXM5-80GB").value_or(0), h100);
+        QVERIFY(!session.unchangedSeconds("A100-SXM4-80GB"));
+        {
+            CompareChart compare(&session);
+            compare.resize(1600, 700); // room for the full labels
+            compare.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&compare));
+            compare.plot()->replot();
+            QStringList labels;
+            for (int i = 0; i < compare.plot()->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i)))
+                    labels << t->text();
+            QCOMPARE(labels.size(), 2);
+            const QString gain = formatRatio(h100 / faster) + " vs H100-SXM5-80GB unchanged";
+            QVERIFY2(labels[0].contains("1.00x vs H100-SXM5-80GB\n" + gain), qPrintable(labels[0]));
+            QVERIFY2(!labels[1].contains("unchanged"), qPrintable(labels[1]));
+        }
+        // An edited bundled sheet: against the bundled one. Sliders back: nothing to compare.
+        session.setWhatIf("H100-SXM5-80GB", ForecastSession::WhatIf{});
+        QVERIFY(!session.unchangedSeconds("H100-SXM5-80GB"));
+        GpuSpec halved = *session.gpu("A100-SXM4-80GB");
+        halved.memoryBandwidthGBps /= 2;
+        QVERIFY(!session.updateGpu(halved));
+        QVERIFY((*session.forecasts())[1].totalSeconds() > a100);
+        QCOMPARE(session.unchangedSeconds("A100-SXM4-80GB").value_or(0), a100);
+    }
+
     void whatIfSlidersMoveTheForecastTheRightWay()
     {
         ForecastSession session(nullptr, store());

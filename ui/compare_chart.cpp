@@ -202,9 +202,12 @@ QStringList CompareChart::barDetails(std::size_t g, const LatencyUnit& unit) con
     // rate as generation speed, which token-by-token decoding does not reach.
     const QString tokens = opt.training ? tr("tokens/s") : tr("prompt tokens/s");
     QStringList lines{formatLatencyIn(ms, unit),
-                      tr("%1 vs %2").arg(formatRatio(baseMs / ms)).arg(QString::fromStdString((*forecasts)[std::size_t(baseIndex)].gpu)),
-                      tr("%1, %2").arg(formatRate(tokensPerSecond, tokens),
-                                       formatRate(double(opt.batch) / (ms / 1e3), tr("samples/s")))};
+                      tr("%1 vs %2").arg(formatRatio(baseMs / ms)).arg(QString::fromStdString((*forecasts)[std::size_t(baseIndex)].gpu))};
+    // What a what-if or an edit gained: against itself as the baseline, it read "1.00x".
+    const QString id = QString::fromStdString(f.gpu);
+    if (const auto unchanged = session_->unchangedSeconds(id))
+        lines << tr("%1 vs %2 unchanged").arg(formatRatio(*unchanged * 1e3 / ms), id);
+    lines << tr("%1, %2").arg(formatRate(tokensPerSecond, tokens), formatRate(double(opt.batch) / (ms / 1e3), tr("samples/s")));
     // Per watt and per dollar only where the spec sheet gives power and price, and of every GPU
     // the layout uses: the throughput is the whole server's. None where the model does not fit:
     // an L4 that cannot hold LLaMA-3 8B read 206 prompt tokens/s per $1k, the best of the chart.
@@ -336,6 +339,8 @@ QString CompareChart::toolTipAt(const QPointF& pixel) const
                 scaled << tr("%1 x%2").arg(name).arg(factor, 0, 'f', 2);
         text += tr("\nWhat-if: %1").arg(scaled.join(", "));
     }
+    if (const auto unchanged = session_->unchangedSeconds(id))
+        text += tr("\n%1 vs the sheet unchanged (%2)").arg(formatRatio(*unchanged / f.totalSeconds()), formatLatencyIn(*unchanged * 1e3, unit, 2));
     if (session_->options().training)
         text += tr("\nforward %1, backward %2")
                     .arg(formatLatencyIn(f.forwardSeconds * 1e3, unit, 2),

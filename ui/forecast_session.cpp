@@ -507,18 +507,41 @@ std::optional<QString> ForecastSession::setLayout(const ParallelLayout& layout)
 std::optional<QString> ForecastSession::recompute()
 {
     auto list = std::make_shared<ForecastList>();
+    auto forecastOn = [&](const GpuSpec& gpu) {
+        return layout_.gpus() > 1 ? forecastParallel(*forecaster_, *model_, options_, layout_, gpu).step
+                                  : forecastModel(*forecaster_, *model_, options_, gpu);
+    };
+    QHash<QString, double> unchanged;
     try {
-        for (const auto& id : selected_)
-            list->push_back(layout_.gpus() > 1
-                                ? forecastParallel(*forecaster_, *model_, options_, layout_, effectiveGpu(id)).step
-                                : forecastModel(*forecaster_, *model_, options_, effectiveGpu(id)));
+        for (const auto& id : selected_) {
+            list->push_back(forecastOn(effectiveGpu(id)));
+            // The sheet as it stands without the change: the bundled one for an edit, else the
+            // sheet itself without sliders. One that cannot be forecast (an edit added the link a
+            // layout needs) has no figure to compare with.
+            const auto bundled = std::find_if(bundled_.begin(), bundled_.end(),
+                                              [&](const GpuSpec& g) { return QString::fromStdString(g.id) == id; });
+            const GpuSpec* base = isEditedBundledGpu(id) ? &*bundled : !whatIf(id).isIdentity() ? gpu(id) : nullptr;
+            if (base) {
+                try {
+                    unchanged.insert(id, forecastOn(*base).totalSeconds());
+                } catch (const ForecastError&) {
+                }
+            }
+        }
     } catch (const ForecastError& e) {
         emit errorOccurred(QString::fromUtf8(e.what()));
         return QString::fromUtf8(e.what()); // keep the previous forecasts on screen
     }
     forecasts_ = std::move(list);
+    unchangedSeconds_ = std::move(unchanged);
     emit forecastsChanged();
     return std::nullopt;
+}
+
+std::optional<double> ForecastSession::unchangedSeconds(const QString& id) const
+{
+    const auto it = unchangedSeconds_.find(id);
+    return it == unchangedSeconds_.end() ? std::nullopt : std::optional<double>(*it);
 }
 
 } // namespace gpuforecast::ui

@@ -58,6 +58,11 @@ public:
     // " (edited)" for the user's sheet under a bundled id, " (what-if)" while sliders scale it,
     // both, or nothing.
     QString gpuNameMark(const QString& id) const;
+    // For a GPU whose numbers a what-if or an edit changed: its step time as the sheet stands
+    // without them (the bundled sheet of an edited one, without sliders), so a chart can say what
+    // the change gained. A what-if bar compared with itself read "1.00x vs H100-SXM5-80GB", and
+    // the stock H100 was gone from the chart. Null for an unchanged GPU.
+    std::optional<double> unchangedSeconds(const QString& id) const;
 
     const ModelConfig& model() const { return *model_; }
     QString modelName() const { return modelName_; }
@@ -125,6 +130,7 @@ private:
     std::vector<GpuSpec> gpus_;
     std::vector<GpuSpec> bundled_;
     QHash<QString, WhatIf> whatIf_; // as shipped: deleting the user's edit of one restores it
+    QHash<QString, double> unchangedSeconds_; // unchangedSeconds(), made with the forecasts
     QStringList userGpuIds_;
     QStringList selected_;
     QStringList bundledModels_;
