@@ -54,6 +54,7 @@ using namespace gpuforecast;
 using namespace gpuforecast::ui;
 using gpuforecast::ui::test::showOneSequence;
 using gpuforecast::ui::test::DataWithoutHeldOutNetworks;
+using gpuforecast::ui::test::itemTexts;
 
 namespace {
 
@@ -1042,11 +1043,7 @@ private slots:
             compare.resize(1600, 700); // room for the full labels
             compare.show();
             QVERIFY(QTest::qWaitForWindowExposed(&compare));
-            compare.plot()->replot();
-            QStringList labels;
-            for (int i = 0; i < compare.plot()->itemCount(); ++i)
-                if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i)))
-                    labels << t->text();
+            const QStringList labels = itemTexts(compare.plot());
             QCOMPARE(labels.size(), 2);
             const QString gain = formatRatio(h100 / faster) + " vs H100-SXM5-80GB unchanged";
             QVERIFY2(labels[0].contains("1.00x vs H100-SXM5-80GB\n" + gain), qPrintable(labels[0]));
@@ -1226,11 +1223,7 @@ private slots:
             compare.resize(1600, 700); // wide enough for the full labels
             compare.show();
             QVERIFY(QTest::qWaitForWindowExposed(&compare));
-            compare.plot()->replot();
-            QStringList labels;
-            for (int i = 0; i < compare.plot()->itemCount(); ++i)
-                if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i)))
-                    labels << t->text();
+            const QStringList labels = itemTexts(compare.plot());
             QCOMPARE(labels.size(), 2);
             QVERIFY2(labels[0].contains("per $1k") && labels[0].contains("fits in memory"), qPrintable(labels[0]));
             QVERIFY2(!labels[1].contains("per $1k") && !labels[1].contains("per W\n") && labels[1].contains("does NOT fit") &&

@@ -42,6 +42,7 @@ using namespace gpuforecast::ui;
 using gpuforecast::ui::test::showOneSequence;
 using gpuforecast::ui::test::legendNames;
 using gpuforecast::ui::test::DataWithoutHeldOutNetworks;
+using gpuforecast::ui::test::itemTexts;
 
 class TestUiCharts : public QObject {
     Q_OBJECT
@@ -453,11 +454,7 @@ private slots:
         compare.resize(640, 500); // too narrow for the full labels, wide enough for the short ones
         compare.show();
         QVERIFY(QTest::qWaitForWindowExposed(&compare));
-        compare.plot()->replot();
-        QStringList texts;
-        for (int i = 0; i < compare.plot()->itemCount(); ++i)
-            if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i)))
-                texts << t->text();
+        const QStringList texts = itemTexts(compare.plot());
         QCOMPARE(texts.size(), 3);
         QVERIFY2(!texts[0].contains("fits in memory"), qPrintable(texts.join(" | "))); // the short form
         QVERIFY2(texts[0].endsWith("beyond measured"), qPrintable(texts.join(" | ")));
@@ -1312,11 +1309,7 @@ private slots:
             compare.show();
             QVERIFY(QTest::qWaitForWindowExposed(&compare));
             QTest::qWait(50);
-            compare.plot()->replot();
-            QStringList texts;
-            for (int i = 0; i < compare.plot()->itemCount(); ++i)
-                if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i)))
-                    texts << t->text();
+            const QStringList texts = itemTexts(compare.plot());
             QCOMPARE(texts.size(), 2);
             QVERIFY2(texts[0].endsWith(width == 300 ? "read as new" : "read as a new GPU (hover)"), qPrintable(texts[0]));
             QVERIFY2(!texts[1].contains("new GPU") && !texts[1].contains("read as new"), qPrintable(texts[1]));

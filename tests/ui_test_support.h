@@ -82,4 +82,16 @@ inline QStringList legendNames(const QCustomPlot* plot)
     return names;
 }
 
+// The texts of a chart's labels (the Compare chart's, one per bar), in the order drawn, after a
+// replot; the chart must be shown for its labels to take their final form.
+inline QStringList itemTexts(QCustomPlot* plot)
+{
+    plot->replot();
+    QStringList texts;
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)))
+            texts << t->text();
+    return texts;
+}
+
 } // namespace gpuforecast::ui::test
