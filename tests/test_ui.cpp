@@ -382,9 +382,18 @@ private slots:
         QVERIFY(!fp32.data(Qt::FontRole).isValid());
         const double before = session.forecasts()->front().totalSeconds();
         QVERIFY(!fp32.data(Qt::ForegroundRole).isValid());
+        QSignalSpy disagrees(&spec, &SpecTableModel::sheetDisagrees);
         QVERIFY(spec.setData(clock, "700", Qt::EditRole));
         QCOMPARE(session.gpu("V100-PCIE-32GB")->boostClockMhz, 700.0);
         QCOMPARE(session.forecasts()->front().totalSeconds(), before);
+        // Said where the user looks after an edit, with the peak that would agree (80 x 64 x 2 x 0.7).
+        QCOMPARE(disagrees.count(), 1);
+        QVERIFY2(disagrees.front().front().toString().contains("the FP32 peak stays 14029 GFLOP/s") &&
+                     disagrees.front().front().toString().contains("now make 7168 GFLOP/s"),
+                 qPrintable(disagrees.front().front().toString()));
+        QVERIFY(spec.setData(spec.index(fieldRow("sm_count"), SpecTableModel::ValueColumn), "90", Qt::EditRole));
+        QCOMPARE(disagrees.count(), 1); // already disagreeing: said once
+        undo.undo();
         // ... but the sheet now disagrees with itself, and the peak's cell says so.
         QVERIFY(fp32.data(Qt::ToolTipRole).toString().contains("Check the sheet: FP32 peak 14029 GFLOP/s is 1.96x"));
         QVERIFY(fp32.data(Qt::ForegroundRole).isValid());

@@ -297,6 +297,7 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
         if (message.isEmpty() && !stepTimesSummary(*session_).isEmpty())
             updateStatus();
     });
+    connect(specModel_, &SpecTableModel::sheetDisagrees, this, [this](const QString& msg) { statusBar()->showMessage(msg, 20000); });
     connect(specModel_, &SpecTableModel::editRejected, this, [this](const QString& msg) {
         statusBar()->showMessage(tr("Refused: %1").arg(msg), 10000);
         // At the cell too, where the eye is: the value had quietly gone back to the old one. The

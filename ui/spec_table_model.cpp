@@ -26,6 +26,9 @@ QString SpecTableModel::forecastUse(const std::string& key)
         return tr("Used only for the Compare chart's throughput per watt and per dollar.");
     if (key == "fp32_gflops")
         return tr("Vector kernels' peak. GEMMs use the FP32 matrix peak, which follows this one while the two are equal.");
+    if (key == "sm_count")
+        return tr("Tiles are counted in waves over the SMs. The FP32 peaks are the sheet's own and do not follow "
+                  "an edit here (the SM count what-if slider scales both).");
     if (key == "l1_cache_kb")
         return tr("Whether long softmax and layer-norm rows are read again from L1 or from DRAM. Where L1 and "
                   "shared memory are one array (NVIDIA since Volta), give the array's size; 64 KB of it is "
@@ -202,7 +205,14 @@ bool SpecTableModel::setData(const QModelIndex& index, const QVariant& value, in
         undo_->endMacro();
         return true;
     }
+    const bool agreed = !fp32PeakMismatch(*g);
     undo_->push(new SetSpecFieldCommand(session_, gpuId_, f.key, before, v));
+    if (const GpuSpec* now = session_->gpu(gpuId_); now && agreed && fp32PeakMismatch(*now)) {
+        const double product = 2 * now->smCount * now->coresPerSm * now->boostClockMhz / 1e3;
+        emit sheetDisagrees(tr("%1: the FP32 peak stays %2 GFLOP/s, as forecasts use it as given; SMs x cores x clock "
+                               "now make %3 GFLOP/s: set the peak to that to give the change its FLOPs")
+                                .arg(gpuId_, QString::number(now->fp32Gflops, 'g', 8), QString::number(product, 'g', 8)));
+    }
     return true;
 }
 

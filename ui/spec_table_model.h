@@ -31,6 +31,11 @@ public:
 
 signals:
     void editRejected(const QString& message);
+    // An accepted edit that left the sheet disagreeing with itself where it had agreed: SMs, cores
+    // or clock moved, and the FP32 peak, which forecasts use as given, did not follow. An
+    // architect who raised the SMs from 132 to 200 got 1.06x, where the what-if slider, which
+    // scales the peak with them, gave 1.58x, and only a tint on another cell said why.
+    void sheetDisagrees(const QString& message);
 
 private:
     ForecastSession* session_;
