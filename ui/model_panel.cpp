@@ -126,7 +126,13 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
     // while the forecast used 131072, and the next edit halved it.
     batch_->setRange(1, int(kMaxBatch));
     seq_->setRange(1, int(kMaxSeq));
-    mode_->addItems({tr("Inference"), tr("Training step")});
+    // "Inference" alone was read as token-by-token generation, whose cost batch and bandwidth
+    // decide; the step forecast is one forward pass over the whole prompt.
+    mode_->addItems({tr("Inference (prompt pass)"), tr("Training step")});
+    mode_->setItemData(0, tr("One forward pass over batch x sequence tokens (prefill). Token-by-token generation "
+                             "is not forecast."), Qt::ToolTipRole);
+    mode_->setItemData(1, tr("The forward and backward passes of one step, each weight's gradient added to its buffer."),
+                       Qt::ToolTipRole);
     auto* open = new QPushButton(tr("Open config.json…"), this);
     auto* form = new QFormLayout(this);
     form->addRow(tr("Model"), model_);
