@@ -847,6 +847,7 @@ private slots:
         ForecastSession session(nullptr, store());
         GpuSpec twice = *session.gpu("A100-PCIE-40GB");
         twice.id = "A100 x2";
+        twice.name = "A card of my own"; // nothing says which bundled sheet it came from
         twice.smCount *= 2;
         twice.fp32Gflops *= 2;
         twice.fp32MatrixGflops *= 2;
@@ -862,6 +863,16 @@ private slots:
         panel.setFactor(0, 1.0);
         panel.setGpu("A100-SXM4-40GB"); // bundled sheets are not the user's to fix
         QVERIFY2(!panel.coverageText().contains("read as a new GPU"), qPrintable(panel.coverageText()));
+        // One that keeps a bundled sheet's name (an edited file imported) is told to name that
+        // sheet, even beyond the measured range, where it borrows whichever GPU is nearest.
+        GpuSpec slower = *session.gpu("A100-SXM4-80GB");
+        slower.id = "my-a100";
+        slower.memoryBandwidthGBps *= 0.6;
+        QVERIFY(!session.addGpu(slower));
+        panel.setGpu("my-a100");
+        QVERIFY2(panel.coverageText().contains("my-a100 has the name of the bundled A100-SXM4-80GB") &&
+                     panel.coverageText().contains("\"efficiency_basis\": \"A100-SXM4-80GB\""),
+                 qPrintable(panel.coverageText()));
     }
 
     // A what-if far from its sheet is still "within" the measured GPUs (its basis is), but the

@@ -49,6 +49,7 @@ public:
     // The efficiency basis a copy of `id` should name: its own basis, else itself if bundled.
     QString efficiencyBasisForCopyOf(const QString& id) const;
     QStringList bundledGpuIds() const;
+    const std::vector<GpuSpec>& bundledSheets() const { return bundled_; } // as shipped, never edited
     void removeGpu(const QString& id); // a user GPU; for an edited bundled GPU, back to the bundled sheet
     QString uniqueGpuId(const QString& base) const;
     QString userFolder() const { return store_.folder(); }

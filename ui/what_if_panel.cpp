@@ -1,5 +1,6 @@
 #include "what_if_panel.h"
 
+#include "gpuforecast/catalog.h"
 #include "gpuforecast/extrapolation.h"
 
 #include <QGridLayout>
@@ -97,9 +98,15 @@ void WhatIfPanel::showCoverage()
     // A sheet of yours with no basis is a GPU the networks never saw, read from its per-SM rates
     // and memory: an A100 with twice everything came out slower than the A100 under this line alone.
     // The sheet, not its what-if variant: sliders keep the reading the sheet gets.
-    if (session_->isUserGpu(gpuId_))
-        if (const auto asNew = readAsNewGpuNote(*session_->gpu(gpuId_), session_->forecaster().tiles().gpus()))
+    // One that keeps a bundled sheet's name (an import of an edited file) is told which to name,
+    // wherever it lies, as predict tells it.
+    if (session_->isUserGpu(gpuId_)) {
+        const GpuSpec& sheet = *session_->gpu(gpuId_);
+        if (const GpuSpec* bundled = editedFromBundled(sheet, session_->bundledSheets()))
+            text += " " + QString::fromStdString(editedWithoutBasisNote(sheet, *bundled)) + ".";
+        else if (const auto asNew = readAsNewGpuNote(sheet, session_->forecaster().tiles().gpus()))
             text += " " + QString::fromStdString(*asNew) + ".";
+    }
     if (const GpuSpec* own = session_->gpu(gpuId_); own && own->efficiencyBasis)
         text = tr("Read with %1's learned efficiency (your sheet's numbers set the roofline, tiles and waves). %2")
                    .arg(QString::fromStdString(own->efficiencyBasis->id), text);
@@ -113,7 +120,9 @@ void WhatIfPanel::showCoverage()
             beyond << QString::fromStdString(line);
     }
     if (const auto unknown = unknownArchitectureNote(gpu)) {
-        text += tr(" Its architecture names no SM generation the forecast knows (hover for what that changes).");
+        text += gpu.architecture.empty()
+                    ? tr(" The sheet gives no architecture (hover for what that changes).")
+                    : tr(" Its architecture names no SM generation the forecast knows (hover for what that changes).");
         beyond << QString::fromStdString(*unknown);
     }
     coverage_->setText(text);
