@@ -325,7 +325,7 @@ std::optional<std::string> Forecaster::ownMeasurementsNote(const GpuSpec& gpu) c
                     if (trained == id)
                         return id + "'s efficiencies come from networks trained on its own measurements (these weights "
                                     "hold none trained without it, holdout/" + id + "/): this forecast reads them, "
-                                    "where the shipped weights' does not";
+                                    "as one with the shipped weights does not";
         return tiles_->ownTilesNote(gpu);
     }
     const Forecaster& own = forGpu(gpu);
