@@ -208,7 +208,7 @@ bool SpecTableModel::setData(const QModelIndex& index, const QVariant& value, in
     const bool agreed = !fp32PeakMismatch(*g);
     undo_->push(new SetSpecFieldCommand(session_, gpuId_, f.key, before, v));
     if (const GpuSpec* now = session_->gpu(gpuId_); now && agreed && fp32PeakMismatch(*now)) {
-        const double product = 2 * now->smCount * now->coresPerSm * now->boostClockMhz / 1e3;
+        const double product = fp32PeakFromCoresGflops(*now);
         emit sheetDisagrees(tr("%1: the FP32 peak stays %2 GFLOP/s, as forecasts use it as given; SMs x cores x clock "
                                "now make %3 GFLOP/s: set the peak to that to give the change its FLOPs")
                                 .arg(gpuId_, QString::number(now->fp32Gflops, 'g', 8), QString::number(product, 'g', 8)));

@@ -305,9 +305,11 @@ GpuSpec withGreaterResources(const GpuSpec& sheet, const GpuSpec& other)
     return withResourcesBy(sheet, other, true);
 }
 
+double fp32PeakFromCoresGflops(const GpuSpec& spec) { return 2 * spec.smCount * spec.coresPerSm * spec.boostClockMhz / 1e3; }
+
 std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec)
 {
-    const double product = 2 * spec.smCount * spec.coresPerSm * spec.boostClockMhz / 1e3; // GFLOP/s
+    const double product = fp32PeakFromCoresGflops(spec);
     if (!(product > 0) || !(spec.fp32Gflops > 0))
         return std::nullopt;
     const double ratio = spec.fp32Gflops / product;

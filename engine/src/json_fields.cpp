@@ -49,7 +49,6 @@ const nlohmann::json* find(const nlohmann::json& j, const std::string& key)
     return &*it;
 }
 
-
 // A required field that is not there, with the object's key it was most likely misspelt as, in the
 // words a spec sheet uses (gpu_spec.cpp):
 // "num_hidden_layers: missing" beside a "num_hiden_layers" left the user to find the typo.

@@ -126,6 +126,9 @@ GpuSpec withGreaterResources(const GpuSpec& sheet, const GpuSpec& other);
 // 128-lane SMs, fp32GemmIssueShare). One line for people
 // when the two differ by more than 25%; empty when they agree or a number is missing.
 std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec);
+// 2 x SMs x FP32 cores per SM x boost clock, in GFLOP/s: the peak the sheet's own counts make
+// (0 where one is missing), against which fp32PeakMismatch checks the given one.
+double fp32PeakFromCoresGflops(const GpuSpec& spec);
 
 // One line for people when a sheet not of NVIDIA has no FP32 matrix peak above its vector one
 // (left out, it is read as the vector peak): its GEMMs are then priced at the vector peak, where
