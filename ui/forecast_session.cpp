@@ -419,6 +419,49 @@ void ForecastSession::removeGpu(const QString& id)
     recompute();
 }
 
+std::optional<QString> ForecastSession::renameRefusal(const QString& from, const QString& to) const
+{
+    if (!isUserGpu(from) || findGpu(bundled_, from.toStdString()))
+        return tr("%1 is a bundled GPU: it keeps its id (duplicate it to name a copy)").arg(from);
+    if (to.trimmed().isEmpty())
+        return tr("id: must not be empty");
+    if (to != to.trimmed())
+        return tr("id: must not start or end with a space");
+    if (to.contains('/') || to.contains('\\') || to.contains('\n'))
+        return tr("id: must not contain a slash or a line break");
+    if (to != from && gpu(to))
+        return tr("id: %1 is taken by another GPU").arg(to);
+    return std::nullopt;
+}
+
+std::optional<QString> ForecastSession::renameGpu(const QString& from, const QString& to)
+{
+    if (auto refusal = renameRefusal(from, to))
+        return refusal;
+    if (to == from)
+        return std::nullopt;
+    GpuSpec spec = *gpu(from);
+    spec.id = to.toStdString();
+    try {
+        store_.rename(spec, from);
+    } catch (const ForecastError& e) {
+        emit errorOccurred(QString::fromUtf8(e.what()));
+        return QString::fromUtf8(e.what());
+    }
+    gpus_[std::size_t(gpuIndex(from))] = spec;
+    userGpuIds_.replace(userGpuIds_.indexOf(from), to);
+    if (const qsizetype at = selected_.indexOf(from); at >= 0)
+        selected_.replace(at, to); // compared where it was: the colours follow the order
+    if (whatIf_.contains(from))
+        whatIf_.insert(to, whatIf_.take(from));
+    // Forecasts first: a view that follows the GPU to its new id reads them (the Roofline had
+    // looked up a forecast's GPU by the id it no longer had).
+    recompute();
+    emit gpuRenamed(from, to);
+    emit gpusChanged();
+    return std::nullopt;
+}
+
 bool ForecastSession::isUserGpu(const QString& id) const { return userGpuIds_.contains(id); }
 
 bool ForecastSession::isEditedBundledGpu(const QString& id) const

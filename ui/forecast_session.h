@@ -51,6 +51,13 @@ public:
     QStringList bundledGpuIds() const;
     const std::vector<GpuSpec>& bundledSheets() const { return bundled_; } // as shipped, never edited
     void removeGpu(const QString& id); // a user GPU; for an edited bundled GPU, back to the bundled sheet
+    // Gives a GPU the user added a new id: its file moves with it (saved under the new name before
+    // the old one goes), and the comparison, its place in it and its what-if follow. An architect's
+    // sketch had stayed "My GPU" on every chart and in every export. Refused, with the reason, for a
+    // bundled id (edited or not: its sheet is the shipped one's), an empty id, one with a slash (a
+    // sheet file refuses it) or one already taken. renameRefusal says why without changing anything.
+    std::optional<QString> renameGpu(const QString& from, const QString& to);
+    std::optional<QString> renameRefusal(const QString& from, const QString& to) const;
     QString uniqueGpuId(const QString& base) const;
     QString userFolder() const { return store_.folder(); }
     bool isUserGpu(const QString& id) const;
@@ -108,6 +115,9 @@ public:
 
 signals:
     void gpusChanged();          // the catalog changed (a spec edited, added, removed)
+    // A GPU's id changed (renameGpu); sent after the forecasts under the new id and before
+    // gpusChanged(), so a view showing `from` can follow it to `to` rather than find it gone.
+    void gpuRenamed(const QString& from, const QString& to);
     void forecastsChanged();     // new forecasts are available
     void errorOccurred(const QString& message);
     void adjusted(const QString& message); // "Adjusted ...": what a Fit::Adjust change changed besides, and why

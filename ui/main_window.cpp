@@ -7,6 +7,7 @@
 #include "sensitivity_chart.h"
 #include "waves_chart.h"
 #include "efficiency_basis_box.h"
+#include "gpu_identity_dialog.h"
 #include "quantity_format.h"
 #include "what_if_panel.h"
 #include "roofline_chart.h"
@@ -51,7 +52,9 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
+#include <QToolButton>
 #include <QToolTip>
+#include <QSignalBlocker>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -339,8 +342,43 @@ QWidget* MainWindow::buildGpuPanel()
     specView_->horizontalHeader()->setSectionResizeMode(SpecTableModel::FieldColumn, QHeaderView::Stretch);
     specView_->verticalHeader()->hide();
     auto* specLabel = new QLabel(box);
-    connect(specModel_, &QAbstractItemModel::modelReset, specLabel,
-            [this, specLabel] { specLabel->setText(tr("Spec sheet: %1").arg(specModel_->gpuId())); });
+    specLabel->setObjectName("specSheetLabel");
+    // The architecture is said here because it changes forecasts (tile family, issue share) and
+    // no cell of the table shows it.
+    auto nameSheet = [this, specLabel] {
+        const GpuSpec* g = session_->gpu(specModel_->gpuId());
+        const QString words = g ? QString::fromStdString(g->vendor + " " + g->architecture).trimmed() : QString();
+        specLabel->setText(words.isEmpty() ? tr("Spec sheet: %1").arg(specModel_->gpuId())
+                                           : tr("Spec sheet: %1 (%2)").arg(specModel_->gpuId(), words));
+        specLabel->setToolTip(g ? architectureEffect(session_->effectiveGpu(specModel_->gpuId()), session_->forecaster().tiles()) : QString());
+    };
+    connect(specModel_, &QAbstractItemModel::modelReset, specLabel, nameSheet);
+    connect(session_, &ForecastSession::gpusChanged, specLabel, nameSheet);
+    auto* identity = new QToolButton(box);
+    identity->setObjectName("editIdentity");
+    identity->setText(tr("Name…"));
+    identity->setToolTip(tr("Rename the GPU and set its vendor and architecture (F2)"));
+    connect(identity, &QToolButton::clicked, this, &MainWindow::editGpuIdentity);
+    auto* rename = new QAction(tr("Rename…"), gpuList_);
+    rename->setShortcut(Qt::Key_F2);
+    rename->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(rename, &QAction::triggered, this, &MainWindow::editGpuIdentity);
+    gpuList_->addAction(rename); // not the sheet's: F2 there edits the current cell
+    gpuList_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto* specHeader = new QHBoxLayout;
+    specHeader->addWidget(specLabel, 1);
+    specHeader->addWidget(identity);
+    // A renamed GPU stays on show: the sheet, charts and table follow it to its new id before the
+    // catalog's change would have found the old one gone.
+    connect(session_, &ForecastSession::gpuRenamed, this, [this](const QString& from, const QString& to) {
+        if (specModel_->gpuId() == from)
+            showGpu(to);
+        if (operatorModel_->gpuId() == from && session_->selectedGpus().contains(to))
+            operatorModel_->setGpu(to);
+    });
+    // Any change of the catalog resets the list; the GPU whose sheet is open stays its current row
+    // (an edit of a cell had left no row highlighted).
+    connect(session_, &ForecastSession::gpusChanged, this, [this] { markInGpuList(specModel_->gpuId()); });
 
     auto* buttons = new QHBoxLayout;
     auto addButton = [&](const QString& text, const QString& tip, auto slot) {
@@ -372,7 +410,7 @@ QWidget* MainWindow::buildGpuPanel()
     layout->addWidget(search);
     layout->addWidget(gpuList_, 2);
     layout->addLayout(buttons);
-    layout->addWidget(specLabel);
+    layout->addLayout(specHeader);
     layout->addWidget(specView_, 3);
     efficiencyBasis_ = new EfficiencyBasisBox(session_, undo_, box);
     layout->addWidget(efficiencyBasis_);
@@ -434,6 +472,18 @@ void MainWindow::addUserGpu(const QString& baseId, GpuStart how, std::optional<G
                              tr("%1: %2.\n\n%3 is added, and its file keeps them as they are, but no forecast reads "
                                 "them. If one is a misspelt field, set that field in its sheet here.")
                                  .arg(path, QString::fromStdString(*unread), id));
+}
+
+void MainWindow::editGpuIdentity()
+{
+    const QString id = specModel_->gpuId();
+    if (!session_->gpu(id))
+        return;
+    GpuIdentityDialog dialog(session_, id, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    if (auto error = applyGpuIdentity(session_, undo_, id, dialog.identity()))
+        QMessageBox::warning(this, tr("GPU not renamed"), *error);
 }
 
 void MainWindow::deleteUserGpu()
@@ -746,10 +796,26 @@ void MainWindow::pickOperatorInCharts(const QString& name, int opIndex)
             chart->setSelectedOperator(name, opIndex);
 }
 
+void MainWindow::markInGpuList(const QString& id)
+{
+    const QAbstractItemModel* shown = gpuList_->model();
+    for (int row = 0; row < shown->rowCount(); ++row)
+        if (const QModelIndex i = shown->index(row, 0); i.data(GpuListModel::IdRole).toString() == id) {
+            if (gpuList_->currentIndex() == i)
+                return;
+            const QSignalBlocker quiet(gpuList_->selectionModel()); // the sheet is open already
+            gpuList_->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect);
+            gpuList_->scrollTo(i);
+            gpuList_->viewport()->update();
+            return;
+        }
+}
+
 void MainWindow::showGpu(const QString& id)
 {
     if (id.isEmpty())
         return;
+    markInGpuList(id); // a GPU just added (New, Duplicate, Import) is the list's current row too
     specModel_->setGpu(id);
     sensitivity_->setGpu(id);
     efficiencyBasis_->setGpu(id);

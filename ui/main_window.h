@@ -77,6 +77,7 @@ private:
     QWidget* buildGpuPanel();
     void buildMenus();
     void showGpu(const QString& id);
+    void markInGpuList(const QString& id); // the list's current row, without reopening the sheet
     // Every chart hears of the pick (an empty name: none), and it is remembered for re-picking.
     void pickOperatorInCharts(const QString& name, int opIndex);
     // How a user GPU starts: a copy reads its source's learned efficiency, a new GPU its own
@@ -85,6 +86,7 @@ private:
     void addUserGpu(const QString& baseId, GpuStart how, std::optional<GpuSpec> imported = std::nullopt,
                     const QString& path = {});
     void deleteUserGpu();
+    void editGpuIdentity(); // the open sheet's id, name, vendor and architecture (GpuIdentityDialog)
     void importGpu();
     void exportGpu();
     void updateStatus();

@@ -25,6 +25,9 @@ public:
     std::vector<GpuSpec> load(QStringList* errors, QStringList* paths = nullptr) const;
     void save(const GpuSpec& spec) const; // throws ForecastError naming the file; nothing when read-only
     void remove(const QString& id) const; // nothing when read-only
+    // Saves `spec` under its (new) id, then removes the file(s) of `from`; the new file first, so a
+    // failed save loses nothing. Throws ForecastError naming the file; nothing when read-only.
+    void rename(const GpuSpec& spec, const QString& from) const;
 
 private:
     // The file a sheet lives in: the one it was loaded from (a file written by hand may be named

@@ -259,8 +259,10 @@ void saveGpuSpec(const GpuSpec& spec, const std::string& path)
 
 void validateGpuSpec(const GpuSpec& spec, const std::string& source)
 {
-    if (spec.id.empty())
-        throwInputError(source, "id", "must not be empty");
+    // As a file's id is read (gpuSpecFromJson): a sheet saved under an id with a slash could not
+    // be read back at the next start.
+    if (spec.id.empty() || spec.id.find_first_of("/\\\n") != std::string::npos)
+        throwInputError(source, "id", "must be a non-empty name without slashes");
     for (const auto& f : fieldTable()) {
         // An optional field left at zero means "not given" (a spec sheet without a price or a link).
         if (f.member && !(f.optional && spec.*(f.member) == 0))
