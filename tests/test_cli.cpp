@@ -176,6 +176,44 @@ private slots:
         QVERIFY(r.out.contains("MI300X"));
     }
 
+    // For scripts: the table's names hold spaces and its numbers are rounded. --json gives each
+    // sheet as its file does, with the tiles' source the table shows, and whole parameter counts.
+    void gpusAndModelsListAsJson()
+    {
+        const Run table = cli({"gpus"});
+        const Run r = cli({"gpus", "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonArray gpus = QJsonDocument::fromJson(r.out.toUtf8()).array();
+        QCOMPARE(gpus.size(), table.out.trimmed().split('\n').size() - 1);
+        QFile file(QString(GPUFORECAST_RESOURCES) + "/gpus/H100-SXM5-80GB.json");
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject shipped = QJsonDocument::fromJson(file.readAll()).object();
+        bool found = false;
+        for (const auto& g : gpus) {
+            const QJsonObject o = g.toObject();
+            if (o["id"].toString() != "H100-SXM5-80GB")
+                continue;
+            found = true;
+            for (const char* key : {"name", "architecture", "fp32_gflops", "memory_bandwidth_gbps", "sm_count"})
+                QVERIFY2(o[key] == shipped[key], key);
+            const QString row = table.out.split('\n').filter(QRegularExpression("^H100-SXM5-80GB ")).value(0);
+            QVERIFY2(!o["tiles_from"].toString().isEmpty() && row.endsWith(" " + o["tiles_from"].toString()), qPrintable(row));
+        }
+        QVERIFY(found);
+
+        const Run models = cli({"models", "--json"});
+        QCOMPARE(models.code, 0);
+        QJsonObject gpt2;
+        for (const auto& m : QJsonDocument::fromJson(models.out.toUtf8()).array())
+            if (m.toObject()["id"] == "gpt2_large")
+                gpt2 = m.toObject();
+        QCOMPARE(gpt2["layers"].toInt(), 36);
+        const double params = gpt2["parameters"].toDouble();
+        QVERIFY2(params > 7.7e8 && params < 7.8e8 && params == std::floor(params), qPrintable(QString::number(params, 'f', 1)));
+        QCOMPARE(gpt2["active_parameters_per_token"].toDouble(), params);
+        QVERIFY(QFile::exists(gpt2["config"].toString()));
+    }
+
     void kernelsAddsAPredictionPerRow()
     {
         const Run r = cli({"kernels", "--in", kData + "/small_kernels.csv"});

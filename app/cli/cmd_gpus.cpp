@@ -4,6 +4,8 @@
 #include "gpuforecast/catalog.h"
 #include "gpuforecast/forecaster.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -12,11 +14,23 @@ namespace gpuforecast::cli {
 
 int runGpus(const std::vector<std::string>& args)
 {
-    Arguments a(args, {}, {});
+    Arguments a(args, {}, {"--json"});
     const std::filesystem::path dir = resourceDirectory();
     const auto gpus = loadGpuDirectory((dir / "gpus").string());
     // Which measured GPU's GEMM tile choices a forecast borrows: worth seeing when judging a forecast.
     const TileDatabase tiles = Forecaster::loadFromDirectory((dir / "weights").string()).tiles();
+    // For scripts: each sheet whole, as a file gives it, with the tiles' source beside it. The
+    // table's names hold spaces, and its columns are rounded.
+    if (a.has("--json")) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& g : gpus) {
+            nlohmann::json sheet = gpuSpecToJson(g);
+            sheet["tiles_from"] = tiles.referenceFor(g);
+            out.push_back(std::move(sheet));
+        }
+        std::printf("%s\n", out.dump(2).c_str());
+        return 0;
+    }
     // Columns as wide as their longest entry: a name cut mid-word ("(HGX B") reads as a typo.
     int idWidth = 2, nameWidth = 4;
     for (const auto& g : gpus) {

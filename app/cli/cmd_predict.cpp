@@ -555,7 +555,7 @@ int runPredict(const std::vector<std::string>& args)
 
 int runModels(const std::vector<std::string>& args)
 {
-    Arguments a(args, {}, {});
+    Arguments a(args, {}, {"--json"});
     const fs::path dir = fs::path(resourceDirectory()) / "models";
     if (std::error_code ec; !fs::is_directory(dir, ec))
         throwInputError(dir.string(), "", "no such folder (the bundled models; see GPUFORECAST_DATA_DIR)");
@@ -564,14 +564,26 @@ int runModels(const std::vector<std::string>& args)
         if (e.path().extension() == ".json")
             files.push_back(e.path());
     std::sort(files.begin(), files.end());
-    std::printf("%-14s %-8s %6s %7s %6s %8s %9s %9s\n", "id", "family", "layers", "hidden", "heads", "kv heads", "params",
-                "active");
+    const bool json = a.has("--json");
+    nlohmann::json out = nlohmann::json::array();
+    if (!json)
+        std::printf("%-14s %-8s %6s %7s %6s %8s %9s %9s\n", "id", "family", "layers", "hidden", "heads", "kv heads",
+                    "params", "active");
     for (const auto& f : files) {
         const ModelConfig c = loadModelConfig(f.string());
         const ParameterCount p = countParameters(c); // active: per token, below params for a mixture of experts
+        if (json) { // whole counts, where the table rounds to 0.01 B
+            out.push_back({{"id", c.id}, {"family", c.family}, {"layers", c.layers + c.decoderLayers},
+                           {"hidden", c.hidden}, {"heads", c.heads}, {"kv_heads", c.kvHeads},
+                           {"parameters", std::llround(p.total)}, {"active_parameters_per_token", std::llround(p.activePerToken)},
+                           {"config", f.string()}});
+            continue;
+        }
         std::printf("%-14s %-8s %6lld %7lld %6lld %8lld %8.2fB %8.2fB\n", c.id.c_str(), c.family.c_str(),
                     c.layers + c.decoderLayers, c.hidden, c.heads, c.kvHeads, p.total / 1e9, p.activePerToken / 1e9);
     }
+    if (json)
+        std::printf("%s\n", out.dump(2).c_str());
     return 0;
 }
 

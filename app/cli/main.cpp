@@ -29,7 +29,7 @@ struct CommandUsage {
     const char* text;
 };
 const CommandUsage kCommands[] = {
-    {{"gpus", "models"}, "  gpus | models                         list known GPUs / bundled models\n"},
+    {{"gpus", "models"}, "  gpus | models [--json]                list known GPUs / bundled models (--json: for scripts)\n"},
     {{"predict", nullptr},
      "  predict --model ID|config.json --gpu ID|spec.json --seq N [--batch N (default 1)]\n"
      "          [--mode inference|training] [--fusion] [--json]\n"
