@@ -184,6 +184,43 @@ private slots:
                  qPrintable(onProj));
     }
 
+    // One token on an H100: shedding the launch overhead leaves the QKV projection less time than
+    // its roofline allows, so it is priced at the roofline. Its "100%" is that floor, and both the
+    // Roofline's hover and the table's Util. say so; a kernel the networks priced says nothing.
+    void kernelsHeldAtTheirRooflineSaySo()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(showOneSequence(session, "gpt2_large", 1, "H100-SXM5-80GB"));
+        RooflineChart roofline(&session);
+        roofline.resize(1200, 700);
+        roofline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&roofline));
+        OperatorTableModel table(&session);
+        table.setGpu("H100-SXM5-80GB");
+        auto tips = [&](const char* op) {
+            roofline.setSelectedOperator(op);
+            roofline.plot()->replot();
+            const RooflinePoint p = roofline.highlighted().front().point;
+            const QString onPoint = roofline.toolTipAt({roofline.plot()->xAxis->coordToPixel(p.intensity),
+                                                        roofline.plot()->yAxis->coordToPixel(p.gflops)});
+            QString onUtil;
+            for (int row = 0; row < table.rowCount(); ++row)
+                if (table.index(row, OperatorTableModel::Name).data().toString() == op)
+                    onUtil = table.index(row, OperatorTableModel::Utilization).data(Qt::ToolTipRole).toString();
+            return std::tuple{p, onPoint, onUtil};
+        };
+        const auto [qkv, onQkv, qkvUtil] = tips("attn.qkv");
+        QVERIFY(qkv.heldAtRoofline);
+        QCOMPARE(qkv.utilization, 1.0);
+        QVERIFY2(onQkv.contains("Held at its roofline"), qPrintable(onQkv));
+        QVERIFY2(qkvUtil.contains("Held at its roofline"), qPrintable(qkvUtil));
+        QVERIFY(showOneSequence(session, "gpt2_large", 1024, "H100-SXM5-80GB"));
+        table.setGpu("H100-SXM5-80GB");
+        const auto [fc, onFc, fcUtil] = tips("mlp.fc");
+        QVERIFY(!fc.heldAtRoofline && fc.utilization < 1);
+        QVERIFY2(!onFc.contains("Held at its roofline") && !fcUtil.contains("Held"), qPrintable(onFc));
+    }
+
     // On a pipeline the table is the busiest stage's GPU (the last, with the head): the embedding
     // runs on the first stage, so its rows show no launches and say where it runs.
     void pipelineTableSaysTheEmbeddingRunsElsewhere()

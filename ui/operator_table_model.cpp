@@ -87,6 +87,10 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ToolTipRole && launches == 0 && (index.column() == Count || index.column() == TimeMs))
         return tr("Another pipeline stage runs this kernel: the first holds the embedding, the last the head. "
                   "The table shows the busiest stage's GPU.");
+    if (role == Qt::ToolTipRole && index.column() == Utilization && o.forecast.heldAtRoofline())
+        return tr("Held at its roofline: with the launch overhead the queue hides taken off, less time was "
+                  "left than the roofline allows, so the forecast takes the roofline time. The 100% is a "
+                  "floor, not an efficiency the networks learned, and the time may be low.");
     if (role == Qt::ToolTipRole && index.column() == Waves && priced && o.forecast.layoutSms > 0)
         return tr("On this sheet the kernel forecast slower than with the lesser of each of its and its basis's "
                   "resources, which the GPU could run it as; so it takes that forecast, whose tiles are laid out "

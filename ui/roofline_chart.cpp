@@ -21,7 +21,7 @@ std::optional<RooflinePoint> rooflinePoint(const OpForecast& op)
         return std::nullopt;
     return RooflinePoint{QString::fromStdString(op.op.node), k.opClass, k.flops() / k.bytes(),
                          k.flops() / op.forecast.seconds / 1e9, op.forecast.utilization,
-                         QString::fromLatin1(op.forecast.boundName())};
+                         QString::fromLatin1(op.forecast.boundName()), op.forecast.heldAtRoofline()};
 }
 
 } // namespace
@@ -235,6 +235,13 @@ QString RooflineChart::toolTipAt(const QPointF& pixel) const
     if (const double share = fp32GemmIssueShare(g); share < 1 && (r.opClass == OpClass::Bmm || r.opClass == OpClass::Linear))
         text += tr("\nGEMMs on this GPU are priced under its issue ceiling, %1% of the FP32 peak (dashed)")
                     .arg(100 * share, 0, 'f', 0);
+    // A tiny kernel on the roof reads as a perfect one; it is a floor (a teacher had asked why
+    // one-token kernels ran at 100%).
+    if (r.heldAtRoofline)
+        text += tr("\nHeld at its roofline: inside the model the queue hides the launch overhead, and what\n"
+                   "was left came out under the roofline, which no kernel can beat; the forecast\n"
+                   "takes the roofline time, so its 100% is a floor, not a learned efficiency, and the\n"
+                   "time may be low");
     // A teacher reading both views must not find them at odds without a reason.
     const bool rightOfRidge = r.intensity * g.memoryBandwidthGBps >= g.gemmPeakGflops();
     if (!r.tileBound.isEmpty() && r.tileBound.startsWith("memory") == rightOfRidge)

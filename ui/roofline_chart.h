@@ -23,6 +23,7 @@ struct RooflinePoint {
     // which reads its share of the operands again, so it may disagree with the point's side of
     // the ridge, which the whole kernel's compulsory traffic sets.
     QString tileBound;
+    bool heldAtRoofline = false; // KernelForecast::heldAtRoofline: its 100% is a floor, said in the tooltip
 };
 
 std::vector<RooflinePoint> rooflinePoints(const ModelForecast& forecast);

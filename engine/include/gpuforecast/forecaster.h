@@ -59,6 +59,10 @@ struct KernelForecast {
     {
         return geometry.trafficFloorSeconds > 0 && geometry.trafficFloorSeconds >= 0.95 * seconds;
     }
+    // Inside a model, shedding the launch overhead left less time than the roofline allows, so the
+    // kernel is priced at its roofline (queuedInModel): its "100%" is a floor the forecast will not
+    // go under, not an efficiency any network learned. Tiny kernels of a model land here.
+    bool heldAtRoofline() const { return queued && utilization >= 1 - 1e-9; }
     // "compute", "memory" or "memory (re-reads)", as the CLI and the GUI's operator table say it.
     const char* boundName() const
     {
