@@ -214,6 +214,36 @@ private slots:
         QVERIFY(QFile::exists(gpt2["config"].toString()));
     }
 
+    // A kernel table's gpu cell may name a sheet file, as predict's --gpu does: the bundled sheet's
+    // own file forecasts as its id does, an edit with the GPU's basis forecasts its own numbers, and
+    // one read as a new GPU is told so on stderr, as predict would tell it.
+    void kernelTablesTakeSheetFiles()
+    {
+        QTemporaryDir dir;
+        const QString same = QString(GPUFORECAST_RESOURCES) + "/gpus/T4.json";
+        const QString faster = dir.filePath("T4-2x.json"), asNew = dir.filePath("T4-new.json");
+        QVERIFY(writeEditedSheet("T4", "\"memory_bandwidth_gbps\": 320", "\"efficiency_basis\": \"T4\", \"memory_bandwidth_gbps\": 640", faster));
+        QVERIFY(writeEditedSheet("T4", "\"id\": \"T4\"", "\"id\": \"T4 new\"", asNew));
+        const QString table = dir.filePath("k.csv");
+        QFile f(table);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        for (const QString& gpu : {QString("T4"), same, faster, asNew})
+            f.write(QString("%1softmax,%2,8192,,,,4096,1\n").arg(gpu == "T4" ? "op,gpu,b,m,n,k,h,latency_ms\n" : "", gpu).toUtf8());
+        f.close();
+        const Run r = cli({"kernels", "--in", table});
+        QCOMPARE(r.code, 0);
+        const QStringList lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 5);
+        const auto ms = [&](int row) { return lines[row].section(',', -1).toDouble(); };
+        QCOMPARE(ms(2), ms(1));
+        QVERIFY2(ms(3) < 0.7 * ms(1), qPrintable(lines.join(" | "))); // a memory-bound kernel on twice the bandwidth
+        QVERIFY2(r.err.contains(asNew + ": T4 new takes its id from the bundled T4 but names no efficiency basis"), qPrintable(r.err));
+        QVERIFY2(!r.err.contains(faster), qPrintable(r.err));
+        const Run e = cli({"evaluate", "--in", table, "--csv"});
+        QCOMPARE(e.code, 0);
+        QVERIFY2(e.out.contains(faster + ",softmax,") && e.err.contains(asNew + ": T4 new takes its id from"), qPrintable(e.out + e.err));
+    }
+
     void kernelsAddsAPredictionPerRow()
     {
         const Run r = cli({"kernels", "--in", kData + "/small_kernels.csv"});
@@ -462,6 +492,8 @@ private slots:
         QTest::newRow("unknown option") << QStringList{"gpus", "--colour"} << "unknown argument '--colour'";
         QTest::newRow("bad csv") << QStringList{"kernels", "--in", kData + "/bad_kernels.csv"} << "bad_kernels.csv: line 3 k";
         QTest::newRow("unknown gpu") << QStringList{"kernels", "--in", kData + "/unknown_gpu.csv"} << "unknown_gpu.csv: line 2 gpu: unknown GPU 'H900'";
+        QTest::newRow("missing sheet file") << QStringList{"kernels", "--in", kData + "/missing_sheet.csv"}
+                                            << "no-such-folder/my-gpu.json: no such file";
         QTest::newRow("unknown gpu, measured") << QStringList{"evaluate", "--in", kData + "/unknown_gpu_measured.csv"}
                                                << "unknown_gpu_measured.csv: line 3 gpu: unknown GPU 'H900'";
         // A mistyped weights folder used to forecast on the roofline alone, exit 0.

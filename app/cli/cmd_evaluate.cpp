@@ -1,5 +1,6 @@
 #include "arguments.h"
 #include "commands.h"
+#include "sheet_notes.h"
 #include "weights_notes.h"
 
 #include "gpuforecast/catalog.h"
@@ -8,6 +9,7 @@
 #include "gpuforecast/forecaster.h"
 #include "gpuforecast/kernel_table.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -49,6 +51,11 @@ int runEvaluate(const std::vector<std::string>& args)
     if (const std::string note = a.has("--roofline-only") ? std::string() : unlearnedNote(forecaster, table, weights);
         !note.empty())
         std::fprintf(stderr, "gpuforecast-cli evaluate: note: %s\n", note.c_str());
+    std::set<std::string> sheetFiles; // a gpu cell naming a sheet file: what predict would say of it
+    for (std::size_t i = 0; i < table.rows.size(); ++i)
+        if (const std::string& cell = table.rows[i].gpu; !findGpu(catalog, cell) && sheetFiles.insert(cell).second)
+            for (const auto& note : sheetFileNotes(resolveTableGpu(catalog, cell, table.source, i + 2), catalog, forecaster))
+                std::fprintf(stderr, "gpuforecast-cli evaluate: note: %s: %s\n", cell.c_str(), note.c_str());
     const auto cells = errorTable(forecastTable(table, forecaster, catalog));
 
     std::set<std::string> gpus, groups;
@@ -66,12 +73,15 @@ int runEvaluate(const std::vector<std::string>& args)
                     std::printf("%s,%s,%.4f,%zu\n", gpu.c_str(), g.c_str(), it->second.mape, it->second.count);
         return 0;
     }
-    std::printf("MAPE (%%) per GPU and operator class; rows in parentheses\n%-16s", "gpu");
+    int gpuWidth = 16; // a sheet file's path is longer than any catalogue id
+    for (const auto& gpu : gpus)
+        gpuWidth = std::max(gpuWidth, int(gpu.size()) + 1);
+    std::printf("MAPE (%%) per GPU and operator class; rows in parentheses\n%-*s", gpuWidth, "gpu");
     for (const auto& g : groups)
         std::printf(" %16s", g.c_str());
     std::printf("\n");
     for (const auto& gpu : gpus) {
-        std::printf("%-16s", gpu.c_str());
+        std::printf("%-*s", gpuWidth, gpu.c_str());
         for (const auto& g : groups) {
             auto it = byKey.find({gpu, g});
             if (it == byKey.end())

@@ -1,5 +1,6 @@
 #include "arguments.h"
 #include "commands.h"
+#include "sheet_notes.h"
 #include "weights_notes.h"
 
 #include "gpuforecast/catalog.h"
@@ -44,15 +45,15 @@ int runKernels(const std::vector<std::string>& args)
         byGpu[table.rows[i].gpu].push_back(i);
     std::vector<KernelForecast> forecasts(table.rows.size());
     for (const auto& [gpuId, idx] : byGpu) {
-        const GpuSpec* gpu = findGpu(catalog, gpuId);
-        if (!gpu)
-            throwInputError(table.source, "line " + std::to_string(idx.front() + 2) + " gpu",
-                            "unknown GPU '" + gpuId + "'" + didYouMeanGpu(gpuId, catalog) + " (see gpuforecast-cli gpus)");
+        const GpuSpec gpu = resolveTableGpu(catalog, gpuId, table.source, idx.front() + 2);
+        if (!findGpu(catalog, gpuId)) // a sheet file: what predict would say of it
+            for (const auto& note : sheetFileNotes(gpu, catalog, forecaster))
+                std::cerr << "gpuforecast-cli kernels: note: " << gpuId << ": " << note << "\n";
         std::vector<Kernel> kernels;
         kernels.reserve(idx.size());
         for (std::size_t i : idx)
             kernels.push_back(table.rows[i].kernel);
-        const auto f = forecaster.predict(kernels, *gpu);
+        const auto f = forecaster.predict(kernels, gpu);
         for (std::size_t j = 0; j < idx.size(); ++j)
             forecasts[idx[j]] = f[j];
     }

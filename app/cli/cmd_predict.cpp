@@ -1,5 +1,6 @@
 #include "arguments.h"
 #include "commands.h"
+#include "sheet_notes.h"
 #include "weights_notes.h"
 
 #include "gpuforecast/catalog.h"
@@ -374,15 +375,6 @@ void printText(const ModelForecast& r, const ParameterCount& parameters, const N
     printParameters(parameters);
     printMemory(r, "");
     printLargestOperators(r, r.totalSeconds());
-}
-
-// Said of a sheet file that names no efficiency basis: the bundled sheet it was edited from, when
-// its name or id gives that away, else the nearest measured GPU (only inside the measured range).
-std::optional<std::string> readAsNewNote(const GpuSpec& gpu, const std::vector<GpuSpec>& catalog, const Forecaster& forecaster)
-{
-    if (const GpuSpec* bundled = editedFromBundled(gpu, catalog))
-        return editedWithoutBasisNote(gpu, *bundled);
-    return readAsNewGpuNote(gpu, forecaster.tiles().gpus());
 }
 
 } // namespace

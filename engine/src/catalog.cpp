@@ -171,4 +171,16 @@ GpuSpec resolveGpu(const std::vector<GpuSpec>& catalog, const std::string& idOrP
                                      knownIds(catalog) + "; or give a spec file path)");
 }
 
+GpuSpec resolveTableGpu(const std::vector<GpuSpec>& catalog, const std::string& cell, const std::string& table,
+                        std::size_t line)
+{
+    if (const GpuSpec* g = findGpu(catalog, cell))
+        return *g;
+    if (endsWith(cell, ".json") || cell.find_first_of("/\\") != std::string::npos)
+        return resolveGpu(catalog, cell); // errors name the sheet file and its field
+    throwInputError(table, "line " + std::to_string(line) + " gpu",
+                    "unknown GPU '" + cell + "'" + didYouMeanGpu(cell, catalog) +
+                        " (see gpuforecast-cli gpus; or give a spec sheet's path)");
+}
+
 } // namespace gpuforecast

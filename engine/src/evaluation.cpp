@@ -24,14 +24,11 @@ PredictedTable forecastTable(const KernelTable& table, const Forecaster& forecas
             p.measuredMs[i] = table.measurements[i].latencyMs;
     }
     for (const auto& [id, idx] : byGpu) {
-        const GpuSpec* gpu = findGpu(catalog, id);
-        if (!gpu)
-            throwInputError(table.source, "line " + std::to_string(idx.front() + 2) + " gpu", // as `kernels` says it
-                            "unknown GPU '" + id + "'" + didYouMeanGpu(id, catalog) + " (see gpuforecast-cli gpus)");
+        const GpuSpec gpu = resolveTableGpu(catalog, id, table.source, idx.front() + 2);
         std::vector<Kernel> kernels;
         for (std::size_t i : idx)
             kernels.push_back(table.rows[i].kernel);
-        const auto f = forecaster.predict(kernels, *gpu);
+        const auto f = forecaster.predict(kernels, gpu);
         for (std::size_t j = 0; j < idx.size(); ++j)
             p.predictedMs[idx[j]] = f[j].ms();
     }

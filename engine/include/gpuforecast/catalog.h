@@ -20,6 +20,11 @@ std::vector<GpuSpec> loadGpuDirectory(const std::string& dir);
 
 // An id from the catalog, or a path to a spec JSON file (its efficiency basis resolved in the catalog).
 GpuSpec resolveGpu(const std::vector<GpuSpec>& catalog, const std::string& idOrPath);
+// The GPU a kernel table's `gpu` cell names (kernels, evaluate): a catalog id, or, as `predict
+// --gpu` takes it, a sheet file (ending in .json or holding a slash; relative to the working
+// folder), its basis resolved. An unknown id throws "<table>: line N gpu: unknown GPU ...".
+GpuSpec resolveTableGpu(const std::vector<GpuSpec>& catalog, const std::string& cell, const std::string& table,
+                        std::size_t line);
 // Points spec.efficiencyBasis at the catalog sheet spec.efficiencyBasisId names (that sheet's own
 // basis, if it has one), or clears it when no basis is named. A sheet may name its own id: an
 // edited bundled sheet read with the bundled one's efficiency. Throws "<source>: efficiency_basis:
