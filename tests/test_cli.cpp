@@ -937,6 +937,11 @@ private slots:
         QVERIFY2(firstLine(byDefault).contains("4 micro-batches, 1f1b)"), qPrintable(byDefault.out));
         const Run tensor = cli(base + QStringList{"--tp", "2"});
         QVERIFY2(firstLine(tensor).contains("1 micro-batch)"), qPrintable(tensor.out));
+        // ZeRO is said with the layout, and its JSON carries the stage.
+        const Run sharded = cli(base + QStringList{"--dp", "4", "--zero", "3"});
+        QVERIFY2(firstLine(sharded).contains("(dp 4, tp 1, pp 1, 1 micro-batch, ZeRO 3)"), qPrintable(sharded.out));
+        const Run json = cli(base + QStringList{"--dp", "4", "--zero", "3", "--json"});
+        QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).object()["layout"].toObject()["zero"].toInt(), 3);
     }
 
     // A measured GPU's forecast says its own bmm tiles are passed over, which is why a sheet of the
@@ -1357,6 +1362,10 @@ private slots:
                                                           << "--microbatches: needs a pipeline";
         QTest::newRow("schedule without a pipeline") << base + QStringList{"--mode", "training", "--tp", "2", "--schedule", "gpipe"}
                                                      << "--schedule: needs a pipeline";
+        QTest::newRow("ZeRO without replicas") << base + QStringList{"--mode", "training", "--tp", "2", "--zero", "3"}
+                                               << "ZeRO shards state among data-parallel replicas (dp > 1)";
+        QTest::newRow("ZeRO stage 4") << base + QStringList{"--mode", "training", "--dp", "2", "--zero", "4"}
+                                      << "--zero";
         // A one-GPU layout skipped the layout checks: its micro-batches were quietly ignored.
         QTest::newRow("pipeline of one, micro-batches") << base + QStringList{"--mode", "training", "--batch", "4", "--parallel", "pp1_3"}
                                                         << "micro-batches need pipeline stages (pp > 1)";

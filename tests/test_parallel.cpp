@@ -96,6 +96,41 @@ private slots:
         QCOMPARE(p.dataCommSeconds, ringAllReduceSeconds(grads, 4, 300, a100().interconnectLatencyUs));
     }
 
+    // ZeRO: the replicas split Adam's moments (1), the gradients too (2), and the weights (3),
+    // which then also hold the largest block gathered whole and the next layer; the compute and
+    // activations do not change. Stages 1 and 2 move what the all-reduce moved; 3 gathers the
+    // weights for the backward again, half as much more.
+    void zeroShardsStateAmongReplicas()
+    {
+        const ModelConfig g = gpt2();
+        const GraphOptions o{8, 1024, true, false};
+        ParallelLayout l;
+        l.dp = 4;
+        std::vector<ParallelForecast> byStage;
+        for (long long stage = 0; stage <= kMaxZeroStage; ++stage) {
+            l.zero = stage;
+            byStage.push_back(forecastParallel(forecaster(), g, o, l, a100()));
+        }
+        const MemoryEstimate& whole = byStage[0].step.memory;
+        for (const auto& p : byStage) {
+            QCOMPARE(p.computeSeconds, byStage[0].computeSeconds);
+            QCOMPARE(p.step.memory.activationsBytes, whole.activationsBytes);
+        }
+        QCOMPARE(byStage[1].step.memory.optimizerBytes, whole.optimizerBytes / 4);
+        QCOMPARE(byStage[1].step.memory.gradientsBytes, whole.gradientsBytes);
+        QCOMPARE(byStage[2].step.memory.gradientsBytes, whole.gradientsBytes / 4);
+        QCOMPARE(byStage[2].step.memory.weightsBytes, whole.weightsBytes);
+        // GPT-2 large's largest block is its 50257 x 1280 embedding: with one layer, 3/4 of them
+        // gathered from the other three replicas on top of a quarter of the weights.
+        const double layer = whole.layerParameters / 36, embedding = 50257.0 * 1280;
+        QCOMPARE(byStage[3].step.memory.weightsBytes, whole.weightsBytes / 4 + 4 * (embedding + layer) * 0.75);
+        const auto state = [](const MemoryEstimate& m) { return m.weightsBytes + m.gradientsBytes + m.optimizerBytes; };
+        QVERIFY(state(byStage[3].step.memory) < 0.5 * state(whole));
+        QCOMPARE(byStage[1].dataCommSeconds, byStage[0].dataCommSeconds);
+        QCOMPARE(byStage[2].dataCommSeconds, byStage[0].dataCommSeconds);
+        QCOMPARE(byStage[3].dataCommSeconds, 1.5 * byStage[0].dataCommSeconds);
+    }
+
     void pipelineBubbleShrinksWithMicrobatches()
     {
         const GraphOptions o{8, 1024, true, false};
@@ -175,6 +210,15 @@ private slots:
         QCOMPARE(i.microbatches, 2LL);
         QCOMPARE(fitLayout(g, training, t).tp, t.tp); // a layout that fits is kept as it is
         QVERIFY(!layoutFits(g, training, wanted));
+        // ZeRO stays with the replicas: lowered to 1 beside a pipeline, gone with the replicas.
+        ParallelLayout sharded = t;
+        sharded.zero = 3;
+        QCOMPARE(fitLayout(g, training, sharded).zero, 1LL);
+        sharded.pp = 1;
+        sharded.microbatches = 1;
+        QCOMPARE(fitLayout(g, training, sharded).zero, 3LL);
+        QCOMPARE(fitLayout(g, inference, sharded).zero, 0LL);
+        QCOMPARE(fitLayout(g, training, t).zero, 0LL);
     }
 
     // The embedding runs where the tokens enter, on the first stage; the final norm and the head
@@ -267,6 +311,8 @@ private slots:
         QTest::newRow("dp not dividing batch") << 3 << 1 << 1 << 1 << "does not divide the global batch 8";
         QTest::newRow("micro-batches not dividing") << 2 << 1 << 2 << 3 << "micro-batches do not divide";
         QTest::newRow("micro-batches without stages") << 1 << 1 << 1 << 2 << "need pipeline stages";
+        QTest::newRow("ZeRO without replicas") << 1 << 2 << 1 << 1 << "ZeRO shards state among data-parallel replicas";
+        QTest::newRow("ZeRO 2 with stages") << 2 << 1 << 2 << 1 << "does not run with pipeline stages";
     }
     void rejectedLayouts()
     {
@@ -280,6 +326,7 @@ private slots:
         l.tp = tp;
         l.pp = pp;
         l.microbatches = micro;
+        l.zero = QString(QTest::currentDataTag()).startsWith("ZeRO") ? 2 : 0;
         try {
             validateLayout(gpt2(), GraphOptions{8, 1024, true, false}, l);
             QFAIL("accepted");

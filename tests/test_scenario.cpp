@@ -57,7 +57,7 @@ private slots:
         const Scenario old = scenarioFromJson(validScenario(), "old.json"); // written before multi-GPU
         QCOMPARE(old.parallel.gpus(), 1LL);
         json j = validScenario();
-        j["parallel"] = json::parse(R"({"tp": 2, "pp": 4, "dp": 1, "microbatches": 8, "schedule": "gpipe"})");
+        j["parallel"] = json::parse(R"({"tp": 2, "pp": 4, "dp": 1, "microbatches": 8, "schedule": "gpipe", "zero": 1})");
         const Scenario s = scenarioFromJson(j, "s.json");
         QCOMPARE(s.parallel.tp, 2LL);
         QCOMPARE(s.parallel.pp, 4LL);
@@ -72,6 +72,8 @@ private slots:
         QCOMPARE(back.parallel.dp, 1LL);
         QCOMPARE(back.parallel.microbatches, 8LL);
         QVERIFY(back.parallel.schedule == PipelineSchedule::GPipe);
+        QCOMPARE(back.parallel.zero, 1LL);
+        QCOMPARE(old.parallel.zero, 0LL);
         QCOMPARE(scenarioToJson(back).dump(), scenarioToJson(s).dump());
         QVERIFY(s.unreadFields.empty() && !scenarioUnreadNote(s));
         // Keys no field reads are named, with what they likely meant, at both levels.
@@ -124,6 +126,7 @@ private slots:
         QTest::newRow("dp string") << "/parallel" << R"({"dp": "4"})" << "parallel.dp";
         QTest::newRow("microbatches negative") << "/parallel" << R"({"microbatches": -2})" << "parallel.microbatches";
         QTest::newRow("schedule unknown") << "/parallel" << R"({"schedule": "zero-bubble"})" << "parallel.schedule";
+        QTest::newRow("ZeRO stage 4") << "/parallel" << R"({"dp": 2, "zero": 4})" << "parallel.zero";
         QTest::newRow("embedded config bad") << "/model_config" << R"({"model_type": "gpt2"})" << "model_config";
     }
     void badFieldsAreNamed()

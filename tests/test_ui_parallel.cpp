@@ -10,6 +10,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QtTest>
@@ -180,6 +181,41 @@ private slots:
         tp->setValue(1);
         QCOMPARE(session.layout().gpus(), 1LL);
         QCOMPARE(count->text(), QString("1 GPU"));
+    }
+
+    // ZeRO is picked beside DP: it shards the replicas' state (the step's memory falls), goes with
+    // the replicas, and beside a pipeline only stage 1 is offered and kept.
+    void thePanelShardsStateWithZero()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        QVERIFY(!session.setOptions(kTraining).has_value());
+        auto* dp = window.findChild<QSpinBox*>("dp");
+        auto* pp = window.findChild<QSpinBox*>("pp");
+        auto* zero = window.findChild<QComboBox*>("zero");
+        QVERIFY(dp && pp && zero);
+        QVERIFY(!zero->isEnabled()); // one replica: nothing to share
+        dp->setValue(4);
+        QVERIFY(zero->isEnabled());
+        const double whole = session.forecasts()->front().memory.totalBytes();
+        zero->setCurrentIndex(3);
+        QCOMPARE(session.layout().zero, 3LL);
+        const double sharded = session.forecasts()->front().memory.totalBytes();
+        QVERIFY2(sharded < whole, qPrintable(QString("%1 -> %2 GB").arg(whole / 1e9).arg(sharded / 1e9)));
+        const QString caption = window.breakdownChart()->plot()->xAxis->label(); // and on an exported image
+        QVERIFY2(caption.contains("DP 4, ZeRO 3)"), qPrintable(caption));
+        pp->setValue(2); // a pipeline keeps stage 1 only
+        QCOMPARE(session.layout().pp, 2LL);
+        QCOMPARE(session.layout().zero, 1LL);
+        QCOMPARE(zero->currentIndex(), 1);
+        auto* stages = qobject_cast<QStandardItemModel*>(zero->model());
+        QVERIFY(stages && stages->item(1)->isEnabled() && !stages->item(2)->isEnabled() && !stages->item(3)->isEnabled());
+        pp->setValue(1);
+        QVERIFY(stages->item(3)->isEnabled());
+        dp->setValue(1); // the replicas go, and their sharding with them
+        QCOMPARE(session.layout().zero, 0LL);
+        QCOMPARE(zero->currentIndex(), 0);
+        QVERIFY(!zero->isEnabled());
     }
 
     // The arrows step over what the model refuses: from TP 2 the next press tried 3 (20 heads),

@@ -189,11 +189,12 @@ QStringList ChartWidget::scenarioCaptions(const QString& outlined, const QString
 {
     const ParallelLayout& layout = session_->layout();
     const QString gpus = layout.gpus() == 1 ? QString()
-                                            : tr(", busiest of %1 GPUs (TP %2, PP %3, DP %4)")
+                                            : tr(", busiest of %1 GPUs (TP %2, PP %3, DP %4%5)")
                                                   .arg(layout.gpus())
                                                   .arg(layout.tp)
                                                   .arg(layout.pp)
-                                                  .arg(layout.dp);
+                                                  .arg(layout.dp)
+                                                  .arg(layout.zero > 0 ? tr(", ZeRO %1").arg(layout.zero) : QString());
     const QString busiest = layout.gpus() == 1 ? QString() : tr(", busiest of %1 GPUs").arg(layout.gpus());
     const GraphOptions& o = session_->options();
     const QString model = session_->modelName();

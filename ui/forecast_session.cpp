@@ -248,7 +248,7 @@ std::optional<QString> ForecastSession::fitLayoutTo(const ModelConfig& model, co
         const char* name;
         long long ParallelLayout::*degree;
     } degrees[] = {{"TP", &ParallelLayout::tp}, {"PP", &ParallelLayout::pp}, {"DP", &ParallelLayout::dp},
-                   {"micro-batches", &ParallelLayout::microbatches}};
+                   {"micro-batches", &ParallelLayout::microbatches}, {"ZeRO", &ParallelLayout::zero}};
     for (const auto& d : degrees)
         if (layout.*d.degree != fitted.*d.degree)
             moved << QStringLiteral("%1 %2 -> %3").arg(QLatin1String(d.name)).arg(layout.*d.degree).arg(fitted.*d.degree);

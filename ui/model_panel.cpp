@@ -13,6 +13,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QStandardItemModel>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -111,7 +112,7 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
       seq_(new QSpinBox(this)), mode_(new QComboBox(this)), fusion_(new QCheckBox(tr("Fuse element-wise chains"), this)),
       tp_(layoutSpinBox(&ParallelLayout::tp)), pp_(layoutSpinBox(&ParallelLayout::pp)), dp_(layoutSpinBox(&ParallelLayout::dp)),
       microbatches_(layoutSpinBox(&ParallelLayout::microbatches)),
-      schedule_(new QComboBox(this)), gpuCount_(new QLabel(this)), size_(new QLabel(this)), graphCheck_(new QLabel(this)),
+      schedule_(new QComboBox(this)), zero_(new QComboBox(this)), gpuCount_(new QLabel(this)), size_(new QLabel(this)), graphCheck_(new QLabel(this)),
       precision_(new QLabel(this)), assumed_(new QLabel(this))
 {
     size_->setObjectName("modelSize"); // one line, two for a mixture of experts: wrapped, it left a blank line
@@ -167,6 +168,7 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
     for (QSpinBox* s : {tp_, pp_, dp_, microbatches_})
         connect(s, &QSpinBox::valueChanged, this, &ModelPanel::applyLayout);
     connect(schedule_, &QComboBox::currentIndexChanged, this, &ModelPanel::applyLayout);
+    connect(zero_, &QComboBox::currentIndexChanged, this, &ModelPanel::applyLayout);
     // Scenarios and recovered work change the settings behind the panel's back.
     connect(session_, &ForecastSession::forecastsChanged, this, &ModelPanel::syncFromSession);
 }
@@ -222,11 +224,23 @@ QGroupBox* ModelPanel::buildParallelBox()
     scheduleLabel->setBuddy(schedule_);
     grid->addWidget(scheduleLabel, 2, 0);
     grid->addWidget(schedule_, 2, 1, 1, 3);
+    zero_->setObjectName("zero");
+    zero_->addItems({tr("None"), tr("1: optimizer state"), tr("2: + gradients"), tr("3: + weights (FSDP)")});
+    const QString zeroTip = tr("ZeRO (training, DP above 1): the replicas split what each would hold whole: Adam's "
+                               "moments (1), the gradients too (2), the weights too (3, as FSDP's full shard, gathered "
+                               "layer by layer). Stage 3 gathers the weights again for the backward, half as much "
+                               "traffic again as the all-reduce; 2 and 3 do not run beside a pipeline.");
+    zero_->setToolTip(zeroTip);
+    auto* zeroLabel = new QLabel(tr("ZeRO"), box);
+    zeroLabel->setBuddy(zero_);
+    zeroLabel->setToolTip(zeroTip);
+    grid->addWidget(zeroLabel, 3, 0);
+    grid->addWidget(zero_, 3, 1, 1, 3);
     gpuCount_->setToolTip(tr("GPUs in the server: TP × PP × DP, linked by the spec sheet's interconnect. "
                              "Charts show the busiest GPU's step: its kernels, communication and pipeline bubble."));
     gpuCount_->setWordWrap(true); // the panel is narrow
     gpuCount_->setObjectName("gpuCount");
-    grid->addWidget(gpuCount_, 3, 0, 1, 4);
+    grid->addWidget(gpuCount_, 4, 0, 1, 4);
     return box;
 }
 
@@ -260,11 +274,20 @@ QSpinBox* ModelPanel::layoutSpinBox(long long ParallelLayout::*degree)
         [this, degree](int value) {
             ParallelLayout l = session_->layout();
             l.*degree = value;
-            if (degree == &ParallelLayout::pp && value == 1)
-                l.microbatches = 1; // as applyLayout sends it
-            return layoutFits(session_->model(), session_->options(), l);
+            return layoutFits(session_->model(), session_->options(), withDependentsFitted(l)); // as applyLayout sends it
         },
         [this, degree] { return int(std::min<long long>(INT_MAX, largestFittingDegree(session_->model(), session_->options(), degree))); });
+}
+
+ParallelLayout ModelPanel::withDependentsFitted(ParallelLayout l)
+{
+    if (l.pp == 1)
+        l.microbatches = 1; // without stages there is nothing to split
+    if (l.dp == 1)
+        l.zero = 0; // nobody to share the state with
+    if (l.pp > 1)
+        l.zero = std::min(l.zero, 1LL); // DeepSpeed runs only stage 1 beside a pipeline
+    return l;
 }
 
 void ModelPanel::applyLayout()
@@ -273,16 +296,17 @@ void ModelPanel::applyLayout()
     l.tp = tp_->value();
     l.pp = pp_->value();
     l.dp = dp_->value();
-    l.microbatches = l.pp > 1 ? microbatches_->value() : 1; // without stages there is nothing to split
+    l.microbatches = microbatches_->value();
     l.schedule = schedule_->currentIndex() == 0 ? PipelineSchedule::GPipe : PipelineSchedule::OneFOneB;
-    session_->setLayout(l); // refused: the reason goes to the status bar, the sync shows what is kept
+    l.zero = std::max(0, zero_->currentIndex());
+    session_->setLayout(withDependentsFitted(l)); // refused: the reason goes to the status bar, the sync shows what is kept
     syncFromSession();
 }
 
 void ModelPanel::syncFromSession()
 {
     const QSignalBlocker b1(model_), b2(batch_), b3(seq_), b4(mode_), b5(fusion_), b6(tp_), b7(pp_), b8(dp_),
-        b9(microbatches_), b10(schedule_);
+        b9(microbatches_), b10(schedule_), b11(zero_);
     if (model_->findText(session_->modelName()) < 0) // an opened config.json
         model_->addItem(session_->modelName());
     model_->setCurrentText(session_->modelName());
@@ -299,6 +323,14 @@ void ModelPanel::syncFromSession()
     dp_->setEnabled(session_->options().training);
     microbatches_->setEnabled(l.pp > 1);
     schedule_->setEnabled(l.pp > 1 && session_->options().training);
+    zero_->setCurrentIndex(int(l.zero));
+    zero_->setEnabled(session_->options().training && l.dp > 1);
+    if (auto* stages = qobject_cast<QStandardItemModel*>(zero_->model())) // the stages this layout allows
+        for (int stage = 1; stage < stages->rowCount(); ++stage) {
+            ParallelLayout other = l;
+            other.zero = stage;
+            stages->item(stage)->setEnabled(layoutFits(session_->model(), session_->options(), other));
+        }
     for (QSpinBox* box : {tp_, pp_, dp_, microbatches_})
         static_cast<LayoutSpinBox*>(box)->judgeSteps(); // every one is (layoutSpinBox)
     gpuCount_->setText(l.gpus() == 1 ? tr("1 GPU") : tr("%1 GPUs; charts show the busiest one's step").arg(l.gpus()));

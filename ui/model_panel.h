@@ -22,6 +22,9 @@ public:
 private:
     QGroupBox* buildParallelBox();
     QSpinBox* layoutSpinBox(long long ParallelLayout::*degree); // its arrows skip refused values
+    // What a change of one degree brings along, in the boxes and their arrows alike: no
+    // micro-batches without stages, no ZeRO without replicas, only stage 1 beside a pipeline.
+    static ParallelLayout withDependentsFitted(ParallelLayout l);
     void applyOptions();
     void applyLayout();
     void syncFromSession();
@@ -37,6 +40,7 @@ private:
     QSpinBox* dp_;
     QSpinBox* microbatches_;
     QComboBox* schedule_;
+    QComboBox* zero_; // ZeRO stage of the DP replicas, its index the stage
     QLabel* gpuCount_;
     QLabel* size_;       // the model's parameters (and a mixture of experts' active ones) and layers
     QLabel* graphCheck_; // whether measured runs check the model family's graph

@@ -383,7 +383,7 @@ int runPredict(const std::vector<std::string>& args)
 {
     Arguments a(args,
                 {"--model", "--gpu", "--batch", "--seq", "--mode", "--parallel", "--weights", "--dp", "--tp", "--pp",
-                 "--microbatches", "--schedule"},
+                 "--microbatches", "--schedule", "--zero"},
                 {"--fusion", "--json"});
     const fs::path dataDir = resourceDirectory();
     const std::string mode = a.value("--mode").value_or("inference");
@@ -446,6 +446,7 @@ int runPredict(const std::vector<std::string>& args)
     for (const char* flag : {"--microbatches", "--schedule"})
         if (a.value(flag) && layout.pp == 1)
             throw UsageError(std::string(flag) + ": needs a pipeline (--pp 2 or more, or --parallel ppN_M)");
+    layout.zero = a.integer("--zero", 0, 0, kMaxZeroStage);
     if (auto s = a.value("--schedule")) {
         const auto schedule = pipelineScheduleFromName(*s);
         if (!schedule)
@@ -521,7 +522,9 @@ int runPredict(const std::vector<std::string>& args)
         std::cout << j.dump(2) << "\n";
     } else {
         // A pipeline says its schedule: GPipe and 1F1B have the same bubble but not the same memory.
-        const std::string schedule = layout.pp > 1 ? std::string(", ") + pipelineScheduleName(layout.schedule) : "";
+        std::string schedule = layout.pp > 1 ? std::string(", ") + pipelineScheduleName(layout.schedule) : "";
+        if (layout.zero > 0)
+            schedule += ", ZeRO " + std::to_string(layout.zero);
         std::printf("%s on %lld x %s (dp %lld, tp %lld, pp %lld, %lld micro-batch%s%s), global batch %lld x seq %lld, %s, FP32\n",
                     config.id.c_str(), layout.gpus(), gpu.id.c_str(), layout.dp, layout.tp, layout.pp,
                     layout.microbatches, layout.microbatches == 1 ? "" : "es", schedule.c_str(), options.batch, options.seq,

@@ -65,6 +65,29 @@ MemoryEstimate stageMemory(MemoryEstimate m, const ParallelLayout& layout, bool 
     return m;
 }
 
+// What ZeRO leaves each data-parallel replica of the state its stage shards: 1/dp of Adam's
+// moments (stage 1), of the gradients too (2), and of the weights (3), which then also holds what
+// a pass has gathered whole: the block it runs and the next layer, fetched ahead (FSDP's
+// prefetch). The largest block may be the embedding (LLaMA-3's 128k-token table is 2.4 layers).
+MemoryEstimate zeroShardedMemory(MemoryEstimate m, const ParallelLayout& layout, long long totalLayers)
+{
+    const double dp = double(layout.dp);
+    if (layout.zero >= 1)
+        m.optimizerBytes /= dp;
+    if (layout.zero >= 2)
+        m.gradientsBytes /= dp;
+    if (layout.zero >= 3 && m.parametersCount > 0) {
+        const double bytesPerParameter = m.weightsBytes / m.parametersCount;
+        const double oneLayer = m.layerParameters / double(std::max(1LL, totalLayers));
+        double largest = oneLayer;
+        for (const auto& placed : m.outsideLayers)
+            largest = std::max(largest, placed.count);
+        const double gathered = std::min(m.parametersCount, largest + oneLayer);
+        m.weightsBytes = m.weightsBytes / dp + bytesPerParameter * gathered * (1 - 1 / dp);
+    }
+    return m;
+}
+
 } // namespace
 
 const char* pipelineScheduleName(PipelineSchedule s) { return s == PipelineSchedule::GPipe ? "gpipe" : "1f1b"; }
@@ -134,6 +157,10 @@ void validateLayout(const ModelConfig& c, const GraphOptions& o, const ParallelL
     need(o.batch % l.dp == 0, "dp " + std::to_string(l.dp) + " does not divide the global batch " + std::to_string(o.batch));
     // Before their count: pp1_3 over a batch of 4 is wrong for want of a pipeline, not of a 6th sample.
     need(l.pp > 1 || l.microbatches == 1, "micro-batches need pipeline stages (pp > 1)");
+    need(l.zero >= 0 && l.zero <= kMaxZeroStage, "ZeRO stage " + std::to_string(l.zero) + " is not 0, 1, 2 or 3");
+    need(l.zero == 0 || l.dp > 1, "ZeRO shards state among data-parallel replicas (dp > 1)");
+    // DeepSpeed refuses it: a pipeline's micro-batches would each gather, or reduce, the shards.
+    need(l.zero <= 1 || l.pp == 1, "ZeRO stage " + std::to_string(l.zero) + " does not run with pipeline stages (pp 1, or stage 1)");
     need((o.batch / l.dp) % l.microbatches == 0, std::to_string(l.microbatches) +
                                                      " micro-batches do not divide the per-replica batch " +
                                                      std::to_string(o.batch / l.dp));
@@ -156,6 +183,8 @@ bool layoutFits(const ModelConfig& config, const GraphOptions& options, const Pa
 
 long long largestFittingDegree(const ModelConfig& config, const GraphOptions& options, long long ParallelLayout::*degree)
 {
+    if (degree == &ParallelLayout::zero)
+        return kMaxZeroStage;
     const long long most = degree == &ParallelLayout::tp   ? config.heads
                            : degree == &ParallelLayout::pp ? config.layers + config.decoderLayers
                                                            : options.batch; // dp, and micro-batches of a replica
@@ -183,6 +212,8 @@ ParallelLayout fitLayout(const ModelConfig& config, const GraphOptions& options,
     lower(&ParallelLayout::pp, wanted.pp);
     lower(&ParallelLayout::dp, wanted.dp);
     lower(&ParallelLayout::microbatches, wanted.microbatches);
+    if (wanted.zero > 0) // the lowering stops at 1; no ZeRO is the start
+        lower(&ParallelLayout::zero, wanted.zero);
     return l;
 }
 
@@ -330,10 +361,16 @@ ParallelForecast forecastParallel(const Forecaster& forecaster, const ModelConfi
         const double hops = (options.training ? 2 : 1) * (p - 1);
         r.pipelineCommSeconds = hops * m * sendReceiveSeconds(activationBytes, bw, lat);
     }
-    r.step.memory = stageMemory(r.perGpu.memory, layout, options.training, totalLayers);
+    r.step.memory = zeroShardedMemory(stageMemory(r.perGpu.memory, layout, options.training, totalLayers), layout,
+                                      totalLayers);
     if (layout.dp > 1 && options.training) { // each stage's replicas at once: the largest stage's gradients
         const double gradientBytes = r.step.memory.parametersCount * kFloatBytes;
-        r.dataCommSeconds = ringAllReduceSeconds(gradientBytes, layout.dp, bw, lat);
+        // An all-reduce is a reduce-scatter and an all-gather. ZeRO 1 and 2 move the same bytes
+        // (the gradients' shards reduced, the updated weights gathered); ZeRO 3 gathers the
+        // weights twice, for the forward and again for the backward, then reduce-scatters the
+        // gradients: half as much again. Like the all-reduce, nothing of it is taken as hidden
+        // behind compute.
+        r.dataCommSeconds = (layout.zero >= 3 ? 1.5 : 1.0) * ringAllReduceSeconds(gradientBytes, layout.dp, bw, lat);
     }
     r.step.commSeconds = r.commSeconds();
     r.step.bubbleSeconds = r.bubbleSeconds;

@@ -13,7 +13,7 @@ namespace {
 constexpr const char* kFormat = "gpuforecast-scenario-1";
 constexpr const char* kScenarioKeys[] = {"format", "model", "model_config", "batch", "seq", "mode",
                                          "fusion", "parallel", "gpus", "custom_gpus"};
-constexpr const char* kParallelKeys[] = {"tp", "pp", "dp", "microbatches", "schedule"};
+constexpr const char* kParallelKeys[] = {"tp", "pp", "dp", "microbatches", "schedule", "zero"};
 
 // The keys of `j` that are not in `known`, with their values.
 template <std::size_t N>
@@ -41,6 +41,7 @@ ParallelLayout parallelFromJson(const nlohmann::json& j, const json_fields::Cont
     if (!parsed)
         throwInputError(ctx.source, ctx.name("schedule"), "expected \"gpipe\" or \"1f1b\", got \"" + schedule + "\"");
     l.schedule = *parsed;
+    l.zero = optionalInteger(j, ctx, "zero", 0, kMaxZeroStage).value_or(0);
     return l;
 }
 
@@ -146,7 +147,8 @@ nlohmann::json parallelLayoutToJson(const ParallelLayout& l)
             {"pp", l.pp},
             {"dp", l.dp},
             {"microbatches", l.microbatches},
-            {"schedule", pipelineScheduleName(l.schedule)}};
+            {"schedule", pipelineScheduleName(l.schedule)},
+            {"zero", l.zero}};
 }
 
 nlohmann::json scenarioToJson(const Scenario& s)

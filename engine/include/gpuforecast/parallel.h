@@ -18,10 +18,17 @@ std::optional<PipelineSchedule> pipelineScheduleFromName(std::string_view name);
 // The largest TP, PP and DP degree and micro-batch count any entry point accepts (see kMaxBatch).
 inline constexpr long long kMaxParallelDegree = 4096, kMaxMicrobatches = 1 << 20;
 
+// ZeRO (DeepSpeed; FSDP's full shard is stage 3): what the data-parallel replicas split among
+// themselves instead of each holding all of it. 1: Adam's moments; 2: and the gradients; 3: and
+// the weights, gathered layer by layer when a pass needs them. Without it, training an 8B model on
+// one 8-GPU server at DP 8 could not fit (128 GB of FP32 state per GPU).
+inline constexpr long long kMaxZeroStage = 3;
+
 struct ParallelLayout {
     long long dp = 1, tp = 1, pp = 1;
     long long microbatches = 1;
     PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+    long long zero = 0; // ZeRO stage over the dp replicas, 0-3 (0: each replica holds everything)
     long long gpus() const { return dp * tp * pp; }
 };
 
@@ -68,7 +75,7 @@ struct ParallelForecast {
     double computeSeconds = 0;  // all micro-batches, every stage's share, on the busiest GPU
     double tensorCommSeconds = 0;   // TP all-reduces, forward and backward
     double pipelineCommSeconds = 0; // activations and gradients between stages
-    double dataCommSeconds = 0;     // DP gradient all-reduce
+    double dataCommSeconds = 0;     // DP gradient all-reduce; with ZeRO 3 also the weights' gathers
     double bubbleSeconds = 0;
     std::vector<double> stageSeconds; // compute of each pipeline stage for all micro-batches
     // The busiest GPU's whole step as one model forecast (what a single-GPU view can show): its

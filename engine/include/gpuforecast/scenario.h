@@ -40,7 +40,7 @@ std::optional<std::string> scenarioUnreadNote(const Scenario& s);
 // Validates everything a forecast will rely on (names the file and field on error).
 Scenario scenarioFromJson(const nlohmann::json& j, const std::string& source);
 nlohmann::json scenarioToJson(const Scenario& s);
-// {"tp", "pp", "dp", "microbatches", "schedule"}: a scenario's "parallel", predict's "layout".
+// {"tp", "pp", "dp", "microbatches", "schedule", "zero"}: a scenario's "parallel", predict's "layout".
 nlohmann::json parallelLayoutToJson(const ParallelLayout& l);
 Scenario loadScenario(const std::string& path);
 void saveScenario(const Scenario& s, const std::string& path); // atomic
