@@ -1,6 +1,7 @@
 // Multi-GPU arithmetic: collectives by hand, pipeline bubbles, invariants, rejected layouts.
 #include "gpuforecast/catalog.h"
 #include "gpuforecast/error.h"
+#include "gpuforecast/measured_runs.h"
 #include "gpuforecast/parallel.h"
 #include "gpuforecast/sensitivity.h"
 
@@ -129,6 +130,10 @@ private slots:
         QCOMPARE(byStage[1].dataCommSeconds, byStage[0].dataCommSeconds);
         QCOMPARE(byStage[2].dataCommSeconds, byStage[0].dataCommSeconds);
         QCOMPARE(byStage[3].dataCommSeconds, 1.5 * byStage[0].dataCommSeconds);
+        // No measured run shards the replicas: a sharded dp4 is not NeuSight's dp4.
+        QVERIFY(!runParallelName(l));
+        l.zero = 0;
+        QCOMPARE(runParallelName(l).value_or("none"), std::string("dp4"));
     }
 
     void pipelineBubbleShrinksWithMicrobatches()

@@ -58,6 +58,8 @@ std::vector<MeasuredRun> loadShippedMeasuredRuns(const std::string& resourceDir,
 std::optional<std::string> runParallelName(const ParallelLayout& l)
 {
     const int kinds = (l.dp > 1) + (l.tp > 1) + (l.pp > 1);
+    if (l.zero > 0) // NeuSight timed plain data parallelism: no run shards the replicas' state
+        return std::nullopt;
     if (kinds == 0)
         return std::string();
     if (kinds > 1)

@@ -30,7 +30,7 @@ std::vector<MeasuredRun> loadMeasuredRuns(const std::string& dir, const std::str
 std::vector<MeasuredRun> loadShippedMeasuredRuns(const std::string& resourceDir, std::vector<std::string>* problems = nullptr);
 
 // NeuSight's name for a layout ("", "dp4", "tp2", "pp4_8"), or nothing for a layout no run name
-// can say (two kinds of parallelism at once).
+// can say (two kinds of parallelism at once, or ZeRO: a sharded dp4 is not the dp4 NeuSight timed).
 std::optional<std::string> runParallelName(const ParallelLayout& layout);
 
 // The run of `model` (a bundled id) with these settings on `gpu` that timed all `layers` blocks.
