@@ -942,6 +942,14 @@ private slots:
         QVERIFY2(firstLine(sharded).contains("(dp 4, tp 1, pp 1, 1 micro-batch, ZeRO 3)"), qPrintable(sharded.out));
         const Run json = cli(base + QStringList{"--dp", "4", "--zero", "3", "--json"});
         QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).object()["layout"].toObject()["zero"].toInt(), 3);
+        // So is checkpointing, on one GPU and on several, with its recomputed kernels in the table.
+        for (const QStringList& layout : {QStringList{}, QStringList{"--dp", "4"}}) {
+            const Run recomputing = cli(base + layout + QStringList{"--checkpointing", "--fusion"});
+            QVERIFY2(firstLine(recomputing).contains("training step, fused, checkpointed, FP32"), qPrintable(recomputing.out));
+            QVERIFY2(recomputing.out.contains("(recompute)"), qPrintable(recomputing.out));
+        }
+        const Run recomputingJson = cli(base + QStringList{"--checkpointing", "--json"});
+        QVERIFY(QJsonDocument::fromJson(recomputingJson.out.toUtf8()).object()["checkpointing"].toBool());
     }
 
     // A measured GPU's forecast says its own bmm tiles are passed over, which is why a sheet of the
@@ -1366,6 +1374,8 @@ private slots:
                                                << "ZeRO shards state among data-parallel replicas (dp > 1)";
         QTest::newRow("ZeRO stage 4") << base + QStringList{"--mode", "training", "--dp", "2", "--zero", "4"}
                                       << "--zero";
+        QTest::newRow("checkpointing inference") << base + QStringList{"--checkpointing"}
+                                                 << "--checkpointing: applies to training (--mode training)";
         // A one-GPU layout skipped the layout checks: its micro-batches were quietly ignored.
         QTest::newRow("pipeline of one, micro-batches") << base + QStringList{"--mode", "training", "--batch", "4", "--parallel", "pp1_3"}
                                                         << "micro-batches need pipeline stages (pp > 1)";

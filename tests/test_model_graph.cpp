@@ -951,6 +951,42 @@ private slots:
         QVERIFY(fused.size() < plain.size());
     }
 
+    // Checkpointing runs every layer's forward again in the backward, fused as launched, and no
+    // kernel outside the layers; inference has no backward to recompute for. What a step keeps
+    // falls to the layers' inputs and one layer's saved tensors.
+    void checkpointingRecomputesEachLayersForward()
+    {
+        const auto c = bundled("gpt2_large");
+        GraphOptions o{4, 1024, true, true};
+        const auto plain = buildModelGraph(c, o);
+        o.checkpointing = true;
+        const auto checkpointed = buildModelGraph(c, o);
+        std::vector<std::string> forwardLayerKernels, recomputed;
+        for (const auto& k : plain)
+            if (k.perLayer && k.phase == Phase::Forward)
+                forwardLayerKernels.push_back(key(k) + " " + k.node);
+        for (const auto& k : checkpointed)
+            if (k.part.rfind("recompute", 0) == 0) {
+                QVERIFY2(k.phase == Phase::Backward && k.perLayer, k.node.c_str());
+                recomputed.push_back(key(k).replace(0, 2, "fw") + " " + k.node);
+            }
+        QVERIFY(forwardLayerKernels.size() > 10);
+        QCOMPARE(recomputed, forwardLayerKernels);
+        QCOMPARE(checkpointed.size(), plain.size() + forwardLayerKernels.size());
+        QVERIFY(std::any_of(checkpointed.begin(), checkpointed.end(),
+                            [](const GraphKernel& k) { return !k.kernel.fusedOps.empty() && k.part.rfind("recompute", 0) == 0; }));
+        const GraphOptions inference{4, 1024, false, false, true};
+        QCOMPARE(buildModelGraph(c, inference).size(), buildModelGraph(c, {4, 1024, false, false}).size());
+
+        const MemoryEstimate kept = estimateMemory(c, {4, 1024, true, false});
+        const MemoryEstimate recomputing = estimateMemory(c, {4, 1024, true, false, true});
+        const double layerInputs = 36.0 * 4 * 1024 * 1280 * 4;
+        QVERIFY2(recomputing.activationsBytes > layerInputs && recomputing.activationsBytes < 0.25 * kept.activationsBytes,
+                 qPrintable(QString("%1 GB kept, %2 GB checkpointed").arg(kept.activationsBytes / 1e9).arg(recomputing.activationsBytes / 1e9)));
+        QCOMPARE(recomputing.weightsBytes + recomputing.gradientsBytes + recomputing.optimizerBytes,
+                 kept.weightsBytes + kept.gradientsBytes + kept.optimizerBytes);
+    }
+
     void referenceErrors_data()
     {
         QTest::addColumn<QString>("csv");

@@ -35,6 +35,12 @@ private slots:
         const std::string path = dir.filePath("s.json").toStdString();
         saveScenario(s, path);
         QCOMPARE(scenarioToJson(loadScenario(path)).dump(), scenarioToJson(s).dump());
+        json j = validScenario();
+        j["checkpointing"] = true;
+        const Scenario recomputing = scenarioFromJson(j, "s.json");
+        QVERIFY(recomputing.options.checkpointing);
+        saveScenario(recomputing, path);
+        QVERIFY(loadScenario(path).options.checkpointing);
     }
 
     // "gpus": ["T4", "T4", "L4"] drew two bars without a word: each GPU is compared once, and
@@ -74,6 +80,7 @@ private slots:
         QVERIFY(back.parallel.schedule == PipelineSchedule::GPipe);
         QCOMPARE(back.parallel.zero, 1LL);
         QCOMPARE(old.parallel.zero, 0LL);
+        QVERIFY(!old.options.checkpointing);
         QCOMPARE(scenarioToJson(back).dump(), scenarioToJson(s).dump());
         QVERIFY(s.unreadFields.empty() && !scenarioUnreadNote(s));
         // Keys no field reads are named, with what they likely meant, at both levels.
@@ -127,6 +134,7 @@ private slots:
         QTest::newRow("microbatches negative") << "/parallel" << R"({"microbatches": -2})" << "parallel.microbatches";
         QTest::newRow("schedule unknown") << "/parallel" << R"({"schedule": "zero-bubble"})" << "parallel.schedule";
         QTest::newRow("ZeRO stage 4") << "/parallel" << R"({"dp": 2, "zero": 4})" << "parallel.zero";
+        QTest::newRow("checkpointing not a flag") << "/checkpointing" << R"("yes")" << "checkpointing";
         QTest::newRow("embedded config bad") << "/model_config" << R"({"model_type": "gpt2"})" << "model_config";
     }
     void badFieldsAreNamed()

@@ -7,6 +7,7 @@
 
 #include <qcustomplot.h>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QSpinBox>
@@ -216,6 +217,33 @@ private slots:
         QCOMPARE(session.layout().zero, 0LL);
         QCOMPARE(zero->currentIndex(), 0);
         QVERIFY(!zero->isEnabled());
+    }
+
+    // Checkpointing is a training choice: greyed out for inference, it trades time for memory,
+    // says so under the charts, and travels in the scenario.
+    void thePanelRecomputesActivations()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        auto* box = window.findChild<QCheckBox*>("checkpointing");
+        QVERIFY(box);
+        QVERIFY(!box->isEnabled()); // the default scenario is inference
+        QVERIFY(!session.setOptions(kTraining).has_value());
+        QVERIFY(box->isEnabled());
+        const ModelForecast kept = session.forecasts()->front();
+        box->setChecked(true);
+        QVERIFY(session.options().checkpointing);
+        const ModelForecast& again = session.forecasts()->front();
+        QVERIFY(again.totalSeconds() > kept.totalSeconds() && again.memory.totalBytes() < kept.memory.totalBytes());
+        const QString caption = window.breakdownChart()->plot()->xAxis->label();
+        QVERIFY2(caption.contains("training step, checkpointed"), qPrintable(caption));
+        QVERIFY(session.toScenario().options.checkpointing);
+        GraphOptions inference = kTraining;
+        inference.training = false;
+        inference.checkpointing = true;
+        QVERIFY(!session.setOptions(inference).has_value()); // kept, read as off, and the box greyed out
+        QVERIFY(!box->isEnabled());
+        QVERIFY(!session.forecasts()->front().options.training);
     }
 
     // The arrows step over what the model refuses: from TP 2 the next press tried 3 (20 heads),

@@ -200,7 +200,8 @@ QStringList ChartWidget::scenarioCaptions(const QString& outlined, const QString
     const QString model = session_->modelName();
     // Longest first: in a 1024-px window a parallel layout's caption lost its model name off the
     // left edge.
-    return {tr("%1, batch %2 x seq %3, %4, FP32%5").arg(model).arg(o.batch).arg(o.seq).arg(o.training ? tr("training step") : tr("inference"), gpus) + outlined,
+    const QString step = !o.training ? tr("inference") : o.checkpointing ? tr("training step, checkpointed") : tr("training step");
+    return {tr("%1, batch %2 x seq %3, %4, FP32%5").arg(model).arg(o.batch).arg(o.seq).arg(step, gpus) + outlined,
             tr("%1, batch %2 x seq %3, %4, FP32%5").arg(model).arg(o.batch).arg(o.seq).arg(o.training ? tr("training") : tr("inference"), busiest) + outlinedShort,
             tr("%1, %2 x %3, %4%5").arg(model).arg(o.batch).arg(o.seq).arg(o.training ? tr("training") : tr("inference"), busiest) + outlinedShort,
             tr("%1, %2 x %3").arg(model).arg(o.batch).arg(o.seq) + outlinedShort,

@@ -23,7 +23,7 @@ std::string number(double v, int digits = 6)
 std::string comparisonCsv(const ForecastSession& session, const QString& baselineGpu)
 {
     std::ostringstream out;
-    out << csv::joinRow({"model", "batch", "seq", "mode", "fused", "tp", "pp", "dp", "zero", "gpu", "step_ms", "forward_ms",
+    out << csv::joinRow({"model", "batch", "seq", "mode", "fused", "checkpointing", "tp", "pp", "dp", "zero", "gpu", "step_ms", "forward_ms",
                          "backward_ms", "comm_ms", "bubble_ms", "speedup_vs", "speedup", "tokens_per_s",
                          "samples_per_s", "tokens_per_s_per_w", "tokens_per_s_per_1k_usd", "memory_gb",
                          "gpu_memory_gb", "fits", "gemm_efficiency_from", "coverage", "caution", "measured_ms",
@@ -71,6 +71,7 @@ std::string comparisonCsv(const ForecastSession& session, const QString& baselin
         }
         out << csv::joinRow({session.modelName().toStdString(), std::to_string(opt.batch), std::to_string(opt.seq),
                              opt.training ? "training" : "inference", opt.fusion ? "yes" : "no",
+                             opt.training && opt.checkpointing ? "yes" : "no",
                              std::to_string(layout.tp), std::to_string(layout.pp), std::to_string(layout.dp),
                              std::to_string(layout.zero), f.gpu,
                              number(seconds * 1e3), number(f.forwardSeconds * 1e3),

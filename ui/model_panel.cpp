@@ -110,6 +110,7 @@ private:
 ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
     : QWidget(parent), session_(session), model_(new QComboBox(this)), batch_(new QSpinBox(this)),
       seq_(new QSpinBox(this)), mode_(new QComboBox(this)), fusion_(new QCheckBox(tr("Fuse element-wise chains"), this)),
+      checkpointing_(new QCheckBox(tr("Recompute activations"), this)),
       tp_(layoutSpinBox(&ParallelLayout::tp)), pp_(layoutSpinBox(&ParallelLayout::pp)), dp_(layoutSpinBox(&ParallelLayout::dp)),
       microbatches_(layoutSpinBox(&ParallelLayout::microbatches)),
       schedule_(new QComboBox(this)), zero_(new QComboBox(this)), gpuCount_(new QLabel(this)), size_(new QLabel(this)), graphCheck_(new QLabel(this)),
@@ -146,6 +147,10 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
     form->addRow(tr("Sequence length"), seq_);
     form->addRow(tr("Mode"), mode_);
     form->addRow(QString(), fusion_);
+    checkpointing_->setObjectName("checkpointing");
+    checkpointing_->setToolTip(tr("Activation checkpointing (training): each layer keeps only its input and runs its forward again in the "
+                                  "backward, trading about a third more compute for most of the activations' memory."));
+    form->addRow(QString(), checkpointing_);
     form->addRow(buildParallelBox());
     syncFromSession();
 
@@ -165,6 +170,7 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
         connect(s, &QSpinBox::editingFinished, this, &ModelPanel::applyOptions);
     connect(mode_, &QComboBox::currentIndexChanged, this, &ModelPanel::applyOptions);
     connect(fusion_, &QCheckBox::toggled, this, &ModelPanel::applyOptions);
+    connect(checkpointing_, &QCheckBox::toggled, this, &ModelPanel::applyOptions);
     for (QSpinBox* s : {tp_, pp_, dp_, microbatches_})
         connect(s, &QSpinBox::valueChanged, this, &ModelPanel::applyLayout);
     connect(schedule_, &QComboBox::currentIndexChanged, this, &ModelPanel::applyLayout);
@@ -261,6 +267,7 @@ void ModelPanel::applyOptions()
     o.seq = seq_->value();
     o.training = mode_->currentIndex() == 1;
     o.fusion = fusion_->isChecked();
+    o.checkpointing = checkpointing_->isChecked(); // kept through inference, where it is read as off
     // Refused (e.g. a sequence longer than the model allows): the sync restores. A layout that no
     // longer suits (DP in inference, a batch DP does not divide) is fitted, and the status bar says how.
     session_->setOptions(o, ForecastSession::Fit::Adjust);
@@ -305,7 +312,7 @@ void ModelPanel::applyLayout()
 
 void ModelPanel::syncFromSession()
 {
-    const QSignalBlocker b1(model_), b2(batch_), b3(seq_), b4(mode_), b5(fusion_), b6(tp_), b7(pp_), b8(dp_),
+    const QSignalBlocker b1(model_), b2(batch_), b3(seq_), b4(mode_), b5(fusion_), b5c(checkpointing_), b6(tp_), b7(pp_), b8(dp_),
         b9(microbatches_), b10(schedule_), b11(zero_);
     if (model_->findText(session_->modelName()) < 0) // an opened config.json
         model_->addItem(session_->modelName());
@@ -314,6 +321,8 @@ void ModelPanel::syncFromSession()
     seq_->setValue(int(session_->options().seq));
     mode_->setCurrentIndex(session_->options().training ? 1 : 0);
     fusion_->setChecked(session_->options().fusion);
+    checkpointing_->setChecked(session_->options().checkpointing);
+    checkpointing_->setEnabled(session_->options().training);
     const ParallelLayout& l = session_->layout();
     tp_->setValue(int(l.tp));
     pp_->setValue(int(l.pp));

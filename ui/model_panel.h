@@ -35,6 +35,7 @@ private:
     QSpinBox* seq_;
     QComboBox* mode_;
     QCheckBox* fusion_;
+    QCheckBox* checkpointing_; // training only
     QSpinBox* tp_;
     QSpinBox* pp_;
     QSpinBox* dp_;

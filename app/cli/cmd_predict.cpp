@@ -101,6 +101,7 @@ nlohmann::json toJson(const ModelForecast& r)
     j["seq"] = r.options.seq;
     j["mode"] = r.options.training ? "training" : "inference";
     j["fusion"] = r.options.fusion;
+    j["checkpointing"] = r.options.training && r.options.checkpointing;
     j["precision"] = "fp32"; // every forecast: NeuSight's measurements, and so the networks, are FP32
     j["e2e_ms"] = r.totalSeconds() * 1e3;
     j["fw_ms"] = r.forwardSeconds * 1e3;
@@ -367,8 +368,9 @@ void printText(const ModelForecast& r, const ParameterCount& parameters, const N
 {
     // The names come from the user's files: a newline or an escape sequence in a config's
     // "_name_or_path" must not split the line or recolour the terminal.
-    std::printf("%s on %s, batch %lld x seq %lld, %s%s, FP32\n", oneLine(r.model).c_str(), oneLine(r.gpu).c_str(), r.options.batch,
-                r.options.seq, r.options.training ? "training step" : "inference", r.options.fusion ? ", fused" : "");
+    std::printf("%s on %s, batch %lld x seq %lld, %s%s%s, FP32\n", oneLine(r.model).c_str(), oneLine(r.gpu).c_str(),
+                r.options.batch, r.options.seq, r.options.training ? "training step" : "inference",
+                r.options.fusion ? ", fused" : "", r.options.training && r.options.checkpointing ? ", checkpointed" : "");
     std::printf("  end to end %10.3f ms   (forward %.3f, backward %.3f, accumulate %.3f)\n", r.totalSeconds() * 1e3,
                 r.forwardSeconds * 1e3, r.backwardSeconds * 1e3, r.accumulateSeconds * 1e3);
     printMeasured(notes);
@@ -384,7 +386,7 @@ int runPredict(const std::vector<std::string>& args)
     Arguments a(args,
                 {"--model", "--gpu", "--batch", "--seq", "--mode", "--parallel", "--weights", "--dp", "--tp", "--pp",
                  "--microbatches", "--schedule", "--zero"},
-                {"--fusion", "--json"});
+                {"--fusion", "--checkpointing", "--json"});
     const fs::path dataDir = resourceDirectory();
     const std::string mode = a.value("--mode").value_or("inference");
     if (mode != "inference" && mode != "training")
@@ -400,6 +402,9 @@ int runPredict(const std::vector<std::string>& args)
         throw UsageError(missing + ": required");
     options.training = mode == "training";
     options.fusion = a.has("--fusion");
+    options.checkpointing = a.has("--checkpointing");
+    if (options.checkpointing && !options.training) // it would change nothing; say so rather than ignore it
+        throw UsageError("--checkpointing: applies to training (--mode training)");
     const ModelConfig config = resolveModel(dataDir, a.required("--model"));
     const auto catalog = loadGpuDirectory((dataDir / "gpus").string());
     const std::string gpuArg = a.required("--gpu");
@@ -525,10 +530,12 @@ int runPredict(const std::vector<std::string>& args)
         std::string schedule = layout.pp > 1 ? std::string(", ") + pipelineScheduleName(layout.schedule) : "";
         if (layout.zero > 0)
             schedule += ", ZeRO " + std::to_string(layout.zero);
-        std::printf("%s on %lld x %s (dp %lld, tp %lld, pp %lld, %lld micro-batch%s%s), global batch %lld x seq %lld, %s, FP32\n",
+        // As one GPU's header says it: fused and checkpointed steps are other steps.
+        std::printf("%s on %lld x %s (dp %lld, tp %lld, pp %lld, %lld micro-batch%s%s), global batch %lld x seq %lld, %s%s%s, FP32\n",
                     config.id.c_str(), layout.gpus(), gpu.id.c_str(), layout.dp, layout.tp, layout.pp,
                     layout.microbatches, layout.microbatches == 1 ? "" : "es", schedule.c_str(), options.batch, options.seq,
-                    options.training ? "training step" : "inference");
+                    options.training ? "training step" : "inference", options.fusion ? ", fused" : "",
+                    options.checkpointing ? ", checkpointed" : "");
         std::printf("  end to end %10.3f ms   (compute %.3f, bubble %.3f, communication %.3f: tp %.3f, pp %.3f, dp %.3f)\n",
                     p.totalSeconds() * 1e3, p.computeSeconds * 1e3, p.bubbleSeconds * 1e3, p.commSeconds() * 1e3,
                     p.tensorCommSeconds * 1e3, p.pipelineCommSeconds * 1e3, p.dataCommSeconds * 1e3);

@@ -79,7 +79,7 @@ const MeasuredRun* findMeasuredRun(const std::vector<MeasuredRun>& runs, const s
         return nullptr;
     for (const auto& r : runs)
         if (r.gpu == gpu && r.run.model == model && r.run.training == o.training && r.run.seq == o.seq &&
-            r.run.batch == o.batch && r.run.fusion == o.fusion && r.run.parallel == *parallel &&
+            r.run.batch == o.batch && r.run.fusion == o.fusion && !o.checkpointing && r.run.parallel == *parallel &&
             (r.layers == 0 || r.layers == layers))
             return &r;
     return nullptr;

@@ -301,6 +301,23 @@ std::vector<GraphKernel> buildModelGraph(const ModelConfig& c, const GraphOption
                                 "can address; lower the batch or the sequence (" + e.what() + ")");
         }
     }
+    if (o.training && o.checkpointing) {
+        // Each layer's forward launches again, as launched (fused or not), before its backward;
+        // placed beside the forward so the layers stay one run for the pipeline's stages.
+        std::vector<GraphKernel> withRecompute;
+        withRecompute.reserve(kernels.size() * 2);
+        for (auto& k : kernels) {
+            const bool again = k.perLayer && k.phase == Phase::Forward;
+            withRecompute.push_back(k);
+            if (again) {
+                GraphKernel recompute = k;
+                recompute.phase = Phase::Backward;
+                recompute.part = k.part.empty() ? "recompute" : "recompute: " + k.part;
+                withRecompute.push_back(std::move(recompute));
+            }
+        }
+        kernels = std::move(withRecompute);
+    }
     return kernels;
 }
 

@@ -12,7 +12,7 @@ namespace {
 
 constexpr const char* kFormat = "gpuforecast-scenario-1";
 constexpr const char* kScenarioKeys[] = {"format", "model", "model_config", "batch", "seq", "mode",
-                                         "fusion", "parallel", "gpus", "custom_gpus"};
+                                         "fusion", "checkpointing", "parallel", "gpus", "custom_gpus"};
 constexpr const char* kParallelKeys[] = {"tp", "pp", "dp", "microbatches", "schedule", "zero"};
 
 // The keys of `j` that are not in `known`, with their values.
@@ -82,6 +82,9 @@ Scenario scenarioFromJson(const nlohmann::json& j, const std::string& source)
     if (j.contains("fusion") && !j["fusion"].is_boolean())
         throwInputError(source, "fusion", "expected true or false");
     s.options.fusion = j.value("fusion", false);
+    if (j.contains("checkpointing") && !j["checkpointing"].is_boolean())
+        throwInputError(source, "checkpointing", "expected true or false");
+    s.options.checkpointing = j.value("checkpointing", false); // read for training steps only
     if (j.contains("parallel") && !j["parallel"].is_null())
         s.parallel = parallelFromJson(requireObject(j, ctx, "parallel"), ctx.child("parallel"));
     if (!j.contains("gpus") || !j["gpus"].is_array() || j["gpus"].size() > 256)
@@ -161,6 +164,7 @@ nlohmann::json scenarioToJson(const Scenario& s)
     j["seq"] = s.options.seq;
     j["mode"] = s.options.training ? "training" : "inference";
     j["fusion"] = s.options.fusion;
+    j["checkpointing"] = s.options.checkpointing;
     j["parallel"] = parallelLayoutToJson(s.parallel);
     j["gpus"] = s.gpus;
     j["custom_gpus"] = nlohmann::json::array();
