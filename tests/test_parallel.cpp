@@ -151,6 +151,11 @@ private slots:
         QCOMPARE(again.forwardSeconds, kept.forwardSeconds);
         QVERIFY(std::abs(again.backwardSeconds - kept.backwardSeconds - layerForward) < 1e-9 * kept.backwardSeconds);
         QVERIFY(again.memory.activationsBytes < kept.memory.activationsBytes / 4);
+        // Under tensor parallelism the recomputed forward all-reduces again: 3 passes, not 2.
+        ParallelLayout tensor;
+        tensor.tp = 2;
+        const double tpKept = forecastParallel(forecaster(), gpt2(), plain, tensor, a100()).tensorCommSeconds;
+        QCOMPARE(forecastParallel(forecaster(), gpt2(), recomputing, tensor, a100()).tensorCommSeconds, 1.5 * tpKept);
 
         const ModelConfig llama = loadModelConfig(kRes + "/models/llama3_8b.json");
         const GpuSpec h100 = loadGpuSpec(kRes + "/gpus/H100-SXM5-80GB.json");

@@ -205,8 +205,12 @@ private slots:
         QVERIFY2(sharded < whole, qPrintable(QString("%1 -> %2 GB").arg(whole / 1e9).arg(sharded / 1e9)));
         const QString caption = window.breakdownChart()->plot()->xAxis->label(); // and on an exported image
         QVERIFY2(caption.contains("DP 4, ZeRO 3)"), qPrintable(caption));
-        pp->setValue(2); // a pipeline keeps stage 1 only
+        QSignalSpy adjusted(&session, &ForecastSession::adjusted);
+        pp->setValue(2); // a pipeline keeps stage 1 only, and the status bar says so
         QCOMPARE(session.layout().pp, 2LL);
+        QCOMPARE(adjusted.size(), 1);
+        QVERIFY2(adjusted.front().front().toString().startsWith("Adjusted: ZeRO 3 -> 1, as only stage 1 runs beside a pipeline"),
+                 qPrintable(adjusted.front().front().toString()));
         QCOMPARE(session.layout().zero, 1LL);
         QCOMPARE(zero->currentIndex(), 1);
         auto* stages = qobject_cast<QStandardItemModel*>(zero->model());

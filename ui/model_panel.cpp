@@ -306,7 +306,14 @@ void ModelPanel::applyLayout()
     l.microbatches = microbatches_->value();
     l.schedule = schedule_->currentIndex() == 0 ? PipelineSchedule::GPipe : PipelineSchedule::OneFOneB;
     l.zero = std::max(0, zero_->currentIndex());
-    session_->setLayout(withDependentsFitted(l)); // refused: the reason goes to the status bar, the sync shows what is kept
+    const ParallelLayout fitted = withDependentsFitted(l);
+    // refused: the reason goes to the status bar, the sync shows what is kept
+    if (!session_->setLayout(fitted) && fitted.zero != l.zero) // said, as a pick's other adjustments are
+        emit session_->adjusted(tr("Adjusted: ZeRO %1 -> %2, as %3")
+                                    .arg(l.zero)
+                                    .arg(fitted.zero)
+                                    .arg(fitted.dp == 1 ? tr("it shards state among data-parallel replicas (DP above 1)")
+                                                        : tr("only stage 1 runs beside a pipeline")));
     syncFromSession();
 }
 
@@ -321,7 +328,8 @@ void ModelPanel::syncFromSession()
     seq_->setValue(int(session_->options().seq));
     mode_->setCurrentIndex(session_->options().training ? 1 : 0);
     fusion_->setChecked(session_->options().fusion);
-    checkpointing_->setChecked(session_->options().checkpointing);
+    // Unticked where it does nothing: greyed out but ticked read as on for an inference step.
+    checkpointing_->setChecked(session_->options().checkpointing && session_->options().training);
     checkpointing_->setEnabled(session_->options().training);
     const ParallelLayout& l = session_->layout();
     tp_->setValue(int(l.tp));

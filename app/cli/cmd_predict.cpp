@@ -132,6 +132,9 @@ nlohmann::json toJson(const ModelForecast& r)
             if (f.layoutSms > 0) // a what-if kernel held at its basis's resources: waves over these SMs
                 op["waves_on_sms"] = f.layoutSms;
             op["utilization"] = f.utilization;
+            // Its 1.0 is a floor, not a learned efficiency (KernelForecast::heldAtRoofline), as the
+            // GUI's hover says: a script could not tell the two apart.
+            op["held_at_roofline"] = f.heldAtRoofline();
             op["bound"] = f.boundName();
             if (o.op.kernel.isGemm()) {
                 op["tile"] = {g.gemmTile.alongK, g.gemmTile.alongM, g.gemmTile.reductionSplit};

@@ -34,7 +34,7 @@ const CommandUsage kCommands[] = {
      "  predict --model ID|config.json --gpu ID|spec.json --seq N [--batch N (default 1)]\n"
      "          [--mode inference|training] [--fusion] [--checkpointing] [--json]\n"
      "          [--parallel dpN|tpN|ppN_M] [--dp N --tp N --pp N --microbatches M --schedule gpipe|1f1b]\n"
-     "          [--zero 1|2|3 (ZeRO: the dp replicas shard optimizer state, gradients, weights)]\n"
+     "          [--zero 0-3 (ZeRO: the dp replicas shard optimizer state, gradients, weights)]\n"
      "          [--weights DIR]               forecast a whole model\n"},
     {{"kernels", nullptr},
      "  kernels --in K.csv[.gz]|- [--out P.csv] [--details] [--weights DIR]\n"

@@ -15,6 +15,14 @@ std::optional<std::string> readAsNewNote(const GpuSpec& gpu, const std::vector<G
 std::vector<std::string> sheetFileNotes(const GpuSpec& gpu, const std::vector<GpuSpec>& catalog, const Forecaster& forecaster)
 {
     std::vector<std::string> notes;
+    if (const GpuSpec* bundled = findGpu(catalog, gpu.id)) { // as predict says it
+        std::string list;
+        for (const auto& d : specDifferences(gpu, *bundled))
+            list += (list.empty() ? "" : ", ") + d;
+        if (!list.empty())
+            notes.push_back("keeps the id of the bundled " + gpu.id + " but differs from it: " + list +
+                            "; its rows are forecast with this sheet's numbers. Give it an id of its own to tell the two apart");
+    }
     if (auto n = readAsNewNote(gpu, catalog, forecaster))
         notes.push_back(*n);
     if (auto n = unknownArchitectureNote(gpu))

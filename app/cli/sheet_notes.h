@@ -15,8 +15,8 @@ namespace gpuforecast::cli {
 // its name or id gives that away, else the nearest measured GPU (only inside the measured range).
 std::optional<std::string> readAsNewNote(const GpuSpec& gpu, const std::vector<GpuSpec>& catalog, const Forecaster& forecaster);
 
-// Every note above for one sheet file, one line each: read as new, an unknown architecture, and
-// the ratios that leave its basis far behind.
+// Every note above for one sheet file, one line each: a bundled id kept with other numbers, read
+// as new, an unknown architecture, and the ratios that leave its basis far behind.
 std::vector<std::string> sheetFileNotes(const GpuSpec& gpu, const std::vector<GpuSpec>& catalog, const Forecaster& forecaster);
 
 } // namespace gpuforecast::cli

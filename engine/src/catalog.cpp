@@ -176,8 +176,13 @@ GpuSpec resolveTableGpu(const std::vector<GpuSpec>& catalog, const std::string& 
 {
     if (const GpuSpec* g = findGpu(catalog, cell))
         return *g;
-    if (endsWith(cell, ".json") || cell.find_first_of("/\\") != std::string::npos)
-        return resolveGpu(catalog, cell); // errors name the sheet file and its field
+    if (endsWith(cell, ".json") || cell.find_first_of("/\\") != std::string::npos) {
+        try {
+            return resolveGpu(catalog, cell);
+        } catch (const ForecastError& e) { // the sheet's own words, after the row that named it
+            throwInputError(table, "line " + std::to_string(line) + " gpu", e.what());
+        }
+    }
     throwInputError(table, "line " + std::to_string(line) + " gpu",
                     "unknown GPU '" + cell + "'" + didYouMeanGpu(cell, catalog) +
                         " (see gpuforecast-cli gpus; or give a spec sheet's path)");

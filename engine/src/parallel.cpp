@@ -353,7 +353,9 @@ ParallelForecast forecastParallel(const Forecaster& forecaster, const ModelConfi
         // the fill and drain, as the bubble counts their kernels. Counting the busiest stage's
         // alone made a pipeline of one micro-batch faster than no pipeline (gpt3_13 at TP 2 on
         // PCIe: 8.16 s, 7.95 s at PP 2), as if the other stages' all-reduces were free.
-        const double perLayer = (options.training ? 4 : 2) * ringAllReduceSeconds(activationBytes, layout.tp, bw, lat);
+        // A checkpointed layer runs its forward twice, and its all-reduces with it.
+        const double perPass = 2, passes = options.training ? (options.checkpointing ? 3 : 2) : 1;
+        const double perLayer = perPass * passes * ringAllReduceSeconds(activationBytes, layout.tp, bw, lat);
         r.tensorCommSeconds = perLayer * double(layersPerStage) * (m + p - 1);
     }
     if (layout.pp > 1) {
