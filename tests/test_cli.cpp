@@ -245,6 +245,9 @@ private slots:
         const Run e = cli({"evaluate", "--in", table, "--csv"});
         QCOMPARE(e.code, 0);
         QVERIFY2(e.out.contains(faster + ",softmax,") && e.err.contains(asNew + ": T4 new takes its id from"), qPrintable(e.out + e.err));
+        // The table's rows go by GPU, then "all" last, though a path sorts after it ("/tmp" < "all").
+        const QStringList rows = cli({"evaluate", "--in", table}).out.trimmed().split('\n');
+        QVERIFY2(rows.last().startsWith("all ") && rows[2].startsWith(QDir::tempPath()), qPrintable(rows.join('\n')));
     }
 
     void kernelsAddsAPredictionPerRow()

@@ -58,13 +58,17 @@ int runEvaluate(const std::vector<std::string>& args)
                 std::fprintf(stderr, "gpuforecast-cli evaluate: note: %s: %s\n", cell.c_str(), note.c_str());
     const auto cells = errorTable(forecastTable(table, forecaster, catalog));
 
-    std::set<std::string> gpus, groups;
+    std::set<std::string> groups;
+    std::vector<std::string> gpus; // by name, then "all": a sheet path ("/tmp/...") had sorted after it
     std::map<std::pair<std::string, std::string>, ErrorCell> byKey;
     for (const auto& c : cells) {
-        gpus.insert(c.gpu);
+        if (c.gpu != "all" && std::find(gpus.begin(), gpus.end(), c.gpu) == gpus.end())
+            gpus.push_back(c.gpu);
         groups.insert(c.group);
         byKey[{c.gpu, c.group}] = c;
     }
+    std::sort(gpus.begin(), gpus.end());
+    gpus.push_back("all");
     if (a.has("--csv")) { // for scripts: one cell per line, fixed columns
         std::printf("gpu,class,mape_percent,rows\n");
         for (const auto& gpu : gpus)
