@@ -246,8 +246,13 @@ private slots:
         inference.training = false;
         inference.checkpointing = true;
         QVERIFY(!session.setOptions(inference).has_value()); // kept, read as off, and the box greyed out
-        QVERIFY(!box->isEnabled());
+        QVERIFY(!box->isEnabled() && !box->isChecked());
         QVERIFY(!session.forecasts()->front().options.training);
+        auto* mode = window.findChild<QComboBox*>("mode");
+        QVERIFY(mode);
+        mode->setCurrentIndex(1); // back to training through the panel: the choice comes back
+        QVERIFY(session.options().training && session.options().checkpointing);
+        QVERIFY(box->isEnabled() && box->isChecked());
     }
 
     // The arrows step over what the model refuses: from TP 2 the next press tried 3 (20 heads),

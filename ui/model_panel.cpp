@@ -186,6 +186,7 @@ QGroupBox* ModelPanel::buildParallelBox()
     auto* box = new QGroupBox(tr("Parallel layout"), this);
     batch_->setObjectName("batch"); // for tests and accessibility tools
     seq_->setObjectName("seq");
+    mode_->setObjectName("mode");
     tp_->setObjectName("tp");
     pp_->setObjectName("pp");
     dp_->setObjectName("dp");
@@ -267,7 +268,9 @@ void ModelPanel::applyOptions()
     o.seq = seq_->value();
     o.training = mode_->currentIndex() == 1;
     o.fusion = fusion_->isChecked();
-    o.checkpointing = checkpointing_->isChecked(); // kept through inference, where it is read as off
+    // The box shows unticked for inference, where the choice does nothing; the session keeps it, so
+    // going back to training brings it back (it had been lost on the way through inference).
+    o.checkpointing = session_->options().training ? checkpointing_->isChecked() : session_->options().checkpointing;
     // Refused (e.g. a sequence longer than the model allows): the sync restores. A layout that no
     // longer suits (DP in inference, a batch DP does not divide) is fitted, and the status bar says how.
     session_->setOptions(o, ForecastSession::Fit::Adjust);
