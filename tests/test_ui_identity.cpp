@@ -75,7 +75,7 @@ private slots:
                 return why && why->contains(words) ? QString() : QString("%1 -> %2: %3").arg(from, to, why.value_or("accepted"));
             };
             for (const QString& problem : {refused("Rubin sketch", "T4", "taken"), refused("Rubin sketch", "", "empty"),
-                                           refused("Rubin sketch", "a/b", "slash"), refused("Rubin sketch", " pad", "space"),
+                                           refused("Rubin sketch", "a/b", "slash"), refused("Rubin sketch", " pad", "space"), refused("Rubin sketch", "rubin.json", ".json"),
                                            refused("T4", "My T4", "bundled")})
                 QVERIFY2(problem.isEmpty(), qPrintable(problem));
             GpuSpec edited = *session.gpu("T4");

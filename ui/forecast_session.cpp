@@ -429,6 +429,8 @@ std::optional<QString> ForecastSession::renameRefusal(const QString& from, const
         return tr("id: must not start or end with a space");
     if (to.contains('/') || to.contains('\\') || to.contains('\n'))
         return tr("id: must not contain a slash or a line break");
+    if (namesSheetFile(to.toStdString())) // a kernel table would read the id as a file's path
+        return tr("id: must not end in .json");
     if (to != from && gpu(to))
         return tr("id: %1 is taken by another GPU").arg(to);
     return std::nullopt;

@@ -156,13 +156,16 @@ void resolveEfficiencyBasis(GpuSpec& spec, const std::vector<GpuSpec>& catalog, 
     spec.efficiencyBasis = basis->efficiencyBasis ? basis->efficiencyBasis : std::make_shared<const GpuSpec>(*basis);
 }
 
+bool namesSheetFile(const std::string& idOrPath)
+{
+    return endsWith(idOrPath, ".json") || idOrPath.find_first_of("/\\") != std::string::npos;
+}
+
 GpuSpec resolveGpu(const std::vector<GpuSpec>& catalog, const std::string& idOrPath)
 {
     if (const GpuSpec* g = findGpu(catalog, idOrPath))
         return *g;
-    // Anything with a folder in it is a path, whatever it ends with: "./A10copy" is no GPU id, and
-    // "unknown GPU" would hide that the file is missing or unreadable.
-    if (endsWith(idOrPath, ".json") || idOrPath.find_first_of("/\\") != std::string::npos) {
+    if (namesSheetFile(idOrPath)) {
         GpuSpec spec = loadGpuSpec(idOrPath);
         resolveEfficiencyBasis(spec, catalog, idOrPath);
         return spec;
@@ -176,7 +179,7 @@ GpuSpec resolveTableGpu(const std::vector<GpuSpec>& catalog, const std::string& 
 {
     if (const GpuSpec* g = findGpu(catalog, cell))
         return *g;
-    if (endsWith(cell, ".json") || cell.find_first_of("/\\") != std::string::npos) {
+    if (namesSheetFile(cell)) {
         try {
             return resolveGpu(catalog, cell);
         } catch (const ForecastError& e) { // the sheet's own words, after the row that named it

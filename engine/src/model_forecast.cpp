@@ -117,20 +117,17 @@ MemoryEstimate estimateMemory(const ModelConfig& config, const GraphOptions& opt
     if (options.training) {
         m.gradientsBytes = m.weightsBytes;
         m.optimizerBytes = 2 * m.weightsBytes;
-        if (options.checkpointing) {
-            // Each layer's input, kept through the step, and what one layer saves while its
-            // backward runs on the recomputed forward (one of each stack: an encoder-decoder's two
-            // layer kinds are not told apart here); outside the layers, all they save.
-            const double tokens = double(options.batch) * double(options.seq);
-            m.activationsBytes += double(config.layers + config.decoderLayers) * tokens * double(config.hidden) * kFloatBytes;
-            for (const auto& op : graph)
-                if (op.phase == Phase::Forward)
-                    m.activationsBytes += savedForBackwardBytes(op.kernel) * (op.perLayer ? 1.0 : double(op.count));
-        } else {
-            for (const auto& op : graph)
-                if (op.phase == Phase::Forward)
-                    m.activationsBytes += savedForBackwardBytes(op.kernel) * double(op.count);
-        }
+        // Checkpointed, each layer keeps its input through the step, and only one layer's saved
+        // tensors live at a time, while its backward runs on the recomputed forward (one of each
+        // stack: an encoder-decoder's two layer kinds are not told apart); outside the layers, all
+        // they save either way.
+        if (options.checkpointing)
+            m.activationsBytes += double(config.layers + config.decoderLayers) * double(options.batch) *
+                                  double(options.seq) * double(config.hidden) * kFloatBytes;
+        for (const auto& op : graph)
+            if (op.phase == Phase::Forward)
+                m.activationsBytes +=
+                    savedForBackwardBytes(op.kernel) * (options.checkpointing && op.perLayer ? 1.0 : double(op.count));
     } else {
         // Keys and values kept for the next token: by every decoder layer of a decoder-only model;
         // by an encoder-decoder's decoder layers twice, their own and the encoder's (cross-attention);

@@ -18,6 +18,9 @@ std::string resourceDirectory();
 // Every *.json in the folder, sorted by id. Throws on the first invalid file (naming it).
 std::vector<GpuSpec> loadGpuDirectory(const std::string& dir);
 
+// Whether a GPU argument or table cell that the catalog lacks is a sheet file's path: it ends in
+// .json or holds a folder ("./A10copy" is no GPU id, and "unknown GPU" would hide a missing file).
+bool namesSheetFile(const std::string& idOrPath);
 // An id from the catalog, or a path to a spec JSON file (its efficiency basis resolved in the catalog).
 GpuSpec resolveGpu(const std::vector<GpuSpec>& catalog, const std::string& idOrPath);
 // The GPU a kernel table's `gpu` cell names (kernels, evaluate): a catalog id, or, as `predict
