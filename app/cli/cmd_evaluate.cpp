@@ -59,7 +59,7 @@ int runEvaluate(const std::vector<std::string>& args)
     const auto cells = errorTable(forecastTable(table, forecaster, catalog));
 
     std::set<std::string> groups;
-    std::vector<std::string> gpus; // by name, then "all": a sheet path ("/tmp/...") had sorted after it
+    std::vector<std::string> gpus; // by name, then "all", which a sheet path ("x.json") would sort before
     std::map<std::pair<std::string, std::string>, ErrorCell> byKey;
     for (const auto& c : cells) {
         if (c.gpu != "all" && std::find(gpus.begin(), gpus.end(), c.gpu) == gpus.end())
