@@ -62,6 +62,24 @@ void BM_TileLookupUncached(benchmark::State& state)
 }
 BENCHMARK(BM_TileLookupUncached)->Unit(benchmark::kMicrosecond);
 
+// What every start of the CLI and the app pays before its first forecast: the weights folder, whose
+// tile table has some 120,000 rows (its parse allocated per row until it was 40% of a `predict`).
+void BM_LoadShippedWeights(benchmark::State& state)
+{
+    const std::string dir = (std::filesystem::path(resourceDirectory()) / "weights").string();
+    for (auto _ : state)
+        benchmark::DoNotOptimize(Forecaster::loadFromDirectory(dir));
+}
+BENCHMARK(BM_LoadShippedWeights)->Unit(benchmark::kMillisecond);
+
+void BM_LoadTileTable(benchmark::State& state)
+{
+    const std::string path = (std::filesystem::path(resourceDirectory()) / "weights" / "gemm_tiles.csv.gz").string();
+    for (auto _ : state)
+        benchmark::DoNotOptimize(TileDatabase::load(path));
+}
+BENCHMARK(BM_LoadTileTable)->Unit(benchmark::kMillisecond);
+
 // Issue target: a GPT-3 175B training step forecast in under 5 ms (the GUI recomputes on every
 // edit). Graph building, every kernel's tile lookup and the networks are all inside the loop.
 void BM_Gpt3TrainingStep(benchmark::State& state)

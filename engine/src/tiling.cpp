@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <string_view>
 #include <tuple>
 
 namespace gpuforecast {
@@ -109,11 +110,15 @@ void TileDatabase::addGpu(const ReferenceGpu& gpu)
 void TileDatabase::add(const std::string& gpuId, OpClass opClass, long long b, long long m, long long n, long long k,
                        const GemmTile& tile)
 {
-    auto lg = [](long long v) { return float(std::log2(double(std::max(1LL, v)))); };
     cache_ = std::make_shared<LookupCache>();
+    addShape(entries_[{gpuId, opClass}], b, m, n, k, tile);
+}
+
+void TileDatabase::addShape(Shapes& shapes, long long b, long long m, long long n, long long k, const GemmTile& tile)
+{
+    auto lg = [](long long v) { return float(std::log2(double(std::max(1LL, v)))); };
     const std::array<float, 4> x{lg(b), lg(m), lg(n), lg(k)};
-    auto [it, first] = entries_.try_emplace({gpuId, opClass});
-    Shapes& shapes = it->second;
+    const bool first = shapes.entries.empty();
     for (std::size_t d = 0; d < x.size(); ++d) {
         shapes.lo[d] = first ? x[d] : std::min(shapes.lo[d], x[d]);
         shapes.hi[d] = first ? x[d] : std::max(shapes.hi[d], x[d]);
@@ -402,43 +407,85 @@ std::string TileDatabase::serialize() const
     return os.str();
 }
 
+namespace {
+
+// The cells of one line, split at commas without copying. Tables written before <architecture> was
+// recorded end "#gpu" lines at <memory>; a trailing comma (an empty architecture) gives an empty
+// last cell.
+std::vector<std::string_view>& splitCells(std::string_view line, std::vector<std::string_view>& cells)
+{
+    cells.clear();
+    for (std::size_t from = 0;;) {
+        const std::size_t comma = line.find(',', from);
+        cells.push_back(line.substr(from, comma == std::string_view::npos ? std::string_view::npos : comma - from));
+        if (comma == std::string_view::npos)
+            return cells;
+        from = comma + 1;
+    }
+}
+
+// The whole cell as a number, or std::invalid_argument (caught below as "not a number").
+template <typename T>
+T cellNumber(std::string_view cell)
+{
+    T v{};
+    const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
+    if (ec == std::errc::result_out_of_range)
+        throw std::out_of_range("out of range");
+    if (ec != std::errc() || end != cell.data() + cell.size() || cell.empty())
+        throw std::invalid_argument("not a number");
+    return v;
+}
+
+} // namespace
+
+// The shipped table has some 120,000 rows and is read at every start of the CLI and the app, so a
+// row is parsed without allocating: views into the text, and the rows of one GPU and class (which
+// serialize() writes together) added to the same Shapes.
 TileDatabase TileDatabase::parse(const std::string& text, const std::string& source)
 {
     TileDatabase db;
-    std::istringstream in(text);
-    std::string line;
+    std::vector<std::string_view> f;
+    Shapes* shapes = nullptr; // those of the last row's GPU and class
+    ShapesKey shapesKey;
     std::size_t lineNo = 0;
-    while (std::getline(in, line)) {
+    for (std::size_t from = 0; from < text.size();) {
+        const std::size_t newline = std::min(text.find('\n', from), text.size());
+        const std::string_view line(text.data() + from, newline - from);
+        from = newline + 1;
         ++lineNo;
         if (line.empty() || line.rfind("gpu,op,", 0) == 0)
             continue;
-        std::vector<std::string> f;
-        std::stringstream ls(line);
-        for (std::string cell; std::getline(ls, cell, ',');)
-            f.push_back(cell);
-        const std::string where = "line " + std::to_string(lineNo);
+        splitCells(line, f);
+        const auto where = [&] { return "line " + std::to_string(lineNo); };
         try {
             if (line[0] == '#') {
                 // 7 and 8 fields: files written before <memory> and <architecture> were recorded
                 if (f.size() < 7 || f.size() > 9 || f[0] != "#gpu")
-                    throwInputError(source, where,
+                    throwInputError(source, where(),
                                     "expected #gpu,<id>,<sm>,<fp32>,<bw>,<l2>,<year>,<memory>,<architecture>");
-                db.addGpu({f[1], std::stod(f[2]), std::stod(f[3]), std::stod(f[4]), std::stod(f[5]), std::stod(f[6]),
-                           f.size() >= 8 ? std::stod(f[7]) : 0.0, f.size() == 9 ? f[8] : std::string()});
+                db.addGpu({std::string(f[1]), cellNumber<double>(f[2]), cellNumber<double>(f[3]),
+                           cellNumber<double>(f[4]), cellNumber<double>(f[5]), cellNumber<double>(f[6]),
+                           f.size() >= 8 ? cellNumber<double>(f[7]) : 0.0, f.size() == 9 ? std::string(f[8]) : std::string()});
                 continue;
             }
             if (f.size() != 9)
-                throwInputError(source, where, "expected 9 columns, got " + std::to_string(f.size()));
-            const auto cls = opClassFromName(f[1]);
+                throwInputError(source, where(), "expected 9 columns, got " + std::to_string(f.size()));
+            const auto cls = opClassFromName(std::string(f[1]));
             if (!cls || (*cls != OpClass::Bmm && *cls != OpClass::Linear))
-                throwInputError(source, where + " op", "expected bmm or linear, got '" + f[1] + "'");
-            GemmTile t{std::stoi(f[6]), std::stoi(f[7]), std::stoi(f[8])};
-            const long long b = std::stoll(f[2]), m = std::stoll(f[3]), n = std::stoll(f[4]), k = std::stoll(f[5]);
+                throwInputError(source, where() + " op", "expected bmm or linear, got '" + std::string(f[1]) + "'");
+            const GemmTile t{cellNumber<int>(f[6]), cellNumber<int>(f[7]), cellNumber<int>(f[8])};
+            const long long b = cellNumber<long long>(f[2]), m = cellNumber<long long>(f[3]),
+                            n = cellNumber<long long>(f[4]), k = cellNumber<long long>(f[5]);
             if (b < 1 || m < 1 || n < 1 || k < 1 || t.alongK < 1 || t.alongM < 1 || t.reductionSplit < 1)
-                throwInputError(source, where, "dimensions and tiles must be positive");
-            db.add(f[0], *cls, b, m, n, k, t);
-        } catch (const std::logic_error&) { // stoi/stod: invalid_argument, out_of_range
-            throwInputError(source, where, "not a number where one was expected");
+                throwInputError(source, where(), "dimensions and tiles must be positive");
+            if (!shapes || shapesKey.second != *cls || shapesKey.first != f[0]) {
+                shapesKey = {std::string(f[0]), *cls};
+                shapes = &db.entries_[shapesKey];
+            }
+            addShape(*shapes, b, m, n, k, t);
+        } catch (const std::logic_error&) { // cellNumber: invalid_argument, out_of_range
+            throwInputError(source, where(), "not a number where one was expected");
         }
     }
     return db;

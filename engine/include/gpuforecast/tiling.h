@@ -119,6 +119,8 @@ private:
         std::vector<Entry> entries;
         std::array<float, 4> lo{}, hi{}; // set by the first add()
     };
+    // Adds one shape to a GPU's and class's list and widens its range (add() without clearing the cache).
+    static void addShape(Shapes& shapes, long long b, long long m, long long n, long long k, const GemmTile& tile);
     std::vector<ReferenceGpu> gpus_;
     std::vector<std::string> families_; // gemmKernelFamily of each of gpus_ (referenceFor runs per kernel)
     std::map<ShapesKey, Shapes> entries_;
