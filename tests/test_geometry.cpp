@@ -675,6 +675,30 @@ private slots:
         QVERIFY(old.gpus()[0].architecture.empty());
         QCOMPARE(old.gpus()[1].memoryGb, 0.0);
         QVERIFY_THROWS_EXCEPTION(ForecastError, TileDatabase::parse("#gpu,A,10,1000,100,4,2018,16,Ampere,x\n", "bad"));
+        // Rows of one GPU and class need not be together, and Windows line ends read the same.
+        const auto mixed = TileDatabase::parse("#gpu,A,10,1000,100,4,2018,16,Ampere\r\n#gpu,B,10,1000,100,4,2018,16,Volta\r\n"
+                                               "gpu,op,b,m,n,k,along_k,along_m,split\r\nA,linear,1,500,600,700,128,32,3\r\n"
+                                               "B,linear,1,500,600,700,64,64,1\r\nA,bmm,8,64,64,64,32,32,1\r\n"
+                                               "A,linear,1,5000,6000,7000,128,128,1\r\n",
+                                               "mixed");
+        QCOMPARE(mixed.size(), std::size_t(4));
+        QCOMPARE(mixed.gpus().back().architecture, std::string("Volta"));
+        QCOMPARE(mixed.lookup("A", OpClass::Linear, 1, 500, 600, 700), (GemmTile{128, 32, 3}));
+        QCOMPARE(mixed.lookup("A", OpClass::Linear, 1, 5000, 6000, 7000), (GemmTile{128, 128, 1}));
+        QCOMPARE(mixed.lookup("B", OpClass::Linear, 1, 500, 600, 700), (GemmTile{64, 64, 1}));
+        QCOMPARE(mixed.lookup("A", OpClass::Bmm, 8, 64, 64, 64), (GemmTile{32, 32, 1}));
+        // A cell that is not wholly a number names its line.
+        for (const char* bad : {"A,linear,1,500x,600,700,128,32,3\n", "A,linear,1,500,600,700,128,32,\n",
+                                "A,linear,1,500,600,99999999999999999999,128,32,3\n"}) {
+            try {
+                TileDatabase::parse(std::string("#gpu,A,10,1000,100,4,2018,16,Ampere\n") + bad, "t.csv");
+                QFAIL(bad);
+            } catch (const ForecastError& e) {
+                QVERIFY2(std::string(e.what()).find("t.csv") != std::string::npos &&
+                             std::string(e.what()).find("line 2") != std::string::npos,
+                         e.what());
+            }
+        }
     }
 
     void forecastNeverBeatsRoofline()

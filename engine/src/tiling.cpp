@@ -451,8 +451,10 @@ TileDatabase TileDatabase::parse(const std::string& text, const std::string& sou
     std::size_t lineNo = 0;
     for (std::size_t from = 0; from < text.size();) {
         const std::size_t newline = std::min(text.find('\n', from), text.size());
-        const std::string_view line(text.data() + from, newline - from);
+        std::string_view line(text.data() + from, newline - from);
         from = newline + 1;
+        if (!line.empty() && line.back() == '\r') // a table saved with Windows line ends
+            line.remove_suffix(1);
         ++lineNo;
         if (line.empty() || line.rfind("gpu,op,", 0) == 0)
             continue;
