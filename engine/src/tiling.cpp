@@ -432,7 +432,7 @@ T cellNumber(std::string_view cell)
     const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
     if (ec == std::errc::result_out_of_range)
         throw std::out_of_range("out of range");
-    if (ec != std::errc() || end != cell.data() + cell.size() || cell.empty())
+    if (ec != std::errc() || end != cell.data() + cell.size()) // an empty cell is invalid_argument too
         throw std::invalid_argument("not a number");
     return v;
 }
@@ -473,7 +473,7 @@ TileDatabase TileDatabase::parse(const std::string& text, const std::string& sou
             }
             if (f.size() != 9)
                 throwInputError(source, where(), "expected 9 columns, got " + std::to_string(f.size()));
-            const auto cls = opClassFromName(std::string(f[1]));
+            const auto cls = opClassFromName(f[1]);
             if (!cls || (*cls != OpClass::Bmm && *cls != OpClass::Linear))
                 throwInputError(source, where() + " op", "expected bmm or linear, got '" + std::string(f[1]) + "'");
             const GemmTile t{cellNumber<int>(f[6]), cellNumber<int>(f[7]), cellNumber<int>(f[8])};
