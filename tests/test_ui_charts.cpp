@@ -549,6 +549,49 @@ private slots:
         QVERIFY(bandwidthGain() < before);
     }
 
+    // In the window, Sensitivity behind another tab does not re-forecast on every edit (most of a
+    // slider step's time); it catches up when its tab is shown, with the edit in its bars.
+    void hiddenSensitivityCatchesUpWhenShown()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.showChart("Breakdown"));
+        auto* chart = window.findChild<SensitivityChart*>();
+        QVERIFY(chart && !chart->isVisible());
+        const QString gpu = session.selectedGpus().front(); // the sheet the window opens on
+        // The bars as drawn, read from the plot rather than shown(), which would bring them up to date.
+        auto drawnBandwidthGain = [&] {
+            const auto* higher = qobject_cast<QCPBars*>(chart->plot()->plottable(1)); // the "x 1.2" bars
+            const auto ticker = chart->plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+            for (auto it = higher->data()->constBegin(); it != higher->data()->constEnd(); ++it)
+                if (ticker->ticks().value(it->key) == "Memory bandwidth")
+                    return -it->value;
+            return -1.0;
+        };
+        const double before = drawnBandwidthGain();
+        QVERIFY(before > 0);
+        ForecastSession::WhatIf w;
+        w.bandwidth = 4;
+        session.setWhatIf(gpu, w);
+        QCOMPARE(drawnBandwidthGain(), before); // not redrawn behind the Breakdown tab
+        QVERIFY(window.showChart("Sensitivity"));
+        QVERIFY(chart->isVisible());
+        const double after = drawnBandwidthGain();
+        QVERIFY2(after < before, qPrintable(QString("%1 -> %2").arg(before).arg(after)));
+        for (const auto& r : chart->shown()) // and what it reports is what it draws
+            if (r.field == "memory_bandwidth_gbps")
+                QCOMPARE(-100 * r.higherChange, after);
+        // Read while hidden, its numbers are current all the same.
+        QVERIFY(window.showChart("Breakdown"));
+        session.setWhatIf(gpu, {});
+        for (const auto& r : chart->shown())
+            if (r.field == "memory_bandwidth_gbps")
+                QCOMPARE(-100 * r.higherChange, before);
+    }
+
     void compareSpeedUpFollowsTheChosenBaseline()
     {
         ForecastSession session(nullptr, store());

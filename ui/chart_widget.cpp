@@ -35,8 +35,26 @@ ChartWidget::ChartWidget(ForecastSession* session, QWidget* parent)
 void ChartWidget::followSession()
 {
     following_ = true;
-    connect(session_, &ForecastSession::forecastsChanged, this, [this] { rebuild(); });
+    connect(session_, &ForecastSession::forecastsChanged, this, [this] { requestRebuild(); });
     rebuild();
+}
+
+void ChartWidget::requestRebuild()
+{
+    if (redrawOnlyWhenShown_ && !isVisible()) {
+        outOfDate_ = true;
+        return;
+    }
+    outOfDate_ = false;
+    rebuild();
+}
+
+void ChartWidget::bringUpToDate()
+{
+    if (outOfDate_) {
+        outOfDate_ = false;
+        rebuild();
+    }
 }
 
 void ChartWidget::setSelectedOperator(const QString& opName, int opIndex)
@@ -46,7 +64,7 @@ void ChartWidget::setSelectedOperator(const QString& opName, int opIndex)
     selectedOperator_ = opName;
     selectedIndex_ = opIndex;
     if (following_)
-        rebuild();
+        requestRebuild();
 }
 
 const OpForecast* ChartWidget::selectedOp(const ModelForecast& forecast) const
@@ -64,6 +82,7 @@ void ChartWidget::showEvent(QShowEvent* event)
 {
     // The layouts made while hidden left the legend unfitted (the constructor's afterLayout hook):
     // fit it to the size the chart is shown at.
+    bringUpToDate();
     plot_->replot(QCustomPlot::rpQueuedReplot);
     QWidget::showEvent(event);
 }
@@ -71,7 +90,7 @@ void ChartWidget::showEvent(QShowEvent* event)
 void ChartWidget::changeEvent(QEvent* event)
 {
     if (following_ && event->type() == QEvent::PaletteChange)
-        rebuild();
+        requestRebuild();
     QWidget::changeEvent(event);
 }
 

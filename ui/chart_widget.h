@@ -39,9 +39,19 @@ public:
     // Public so the text can be checked without a real mouse.
     virtual QString toolTipAt(const QPointF& pixel) const;
 
+    // A chart whose redraw is costly (Sensitivity forecasts the model twice per spec field) need
+    // not redraw behind another tab on every edit: with this set, a change while the chart is
+    // hidden only marks it out of date, and it redraws when shown or when its numbers are read
+    // (bringUpToDate). Off by default, so a chart made alone, never shown, draws at once.
+    void setRedrawOnlyWhenShown(bool lazy) { redrawOnlyWhenShown_ = lazy; }
+
 protected:
     ChartWidget(ForecastSession* session, QWidget* parent);
     virtual void rebuild() = 0;
+    // Every redraw goes through here: rebuild() now, or later (setRedrawOnlyWhenShown).
+    void requestRebuild();
+    // Redraws a chart left out of date while hidden; for accessors of what the chart shows.
+    void bringUpToDate();
     void changeEvent(QEvent* event) override;
     void showEvent(QShowEvent* event) override;
     QVBoxLayout* layout() const { return layout_; } // for controls above the plot
@@ -112,6 +122,8 @@ private:
     QString selectedOperator_;
     int selectedIndex_ = -1;
     bool following_ = false; // no redraw before the subclass is constructed
+    bool redrawOnlyWhenShown_ = false;
+    bool outOfDate_ = false; // a redraw skipped while hidden
     bool legendBeside_ = false;
     bool legendAbove_ = false;          // moved to a row above the plots (fitLegendPlacement)
     QCPLayoutGrid* besideHolder_ = nullptr; // the column right of the plots that holds it otherwise

@@ -179,6 +179,9 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     charts_->addTab(waves_, tr("Waves"));
     charts_->addTab(roofline_, tr("Roofline"));
     charts_->addTab(sensitivity_, tr("Sensitivity"));
+    // It forecasts the model twice per spec field: 33 ms for GPT-2 on every slider step, most of an
+    // edit's time, spent on a tab nobody is looking at (gpuforecast-bench, BM_Gpt2SensitivityChart).
+    sensitivity_->setRedrawOnlyWhenShown(true);
 
     auto* ops = new QTableView(this);
     auto* sorted = operatorView_ = new QSortFilterProxyModel(this);

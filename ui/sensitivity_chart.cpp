@@ -21,7 +21,7 @@ SensitivityChart::SensitivityChart(ForecastSession* session, QWidget* parent)
 void SensitivityChart::setGpu(const QString& id)
 {
     gpuId_ = id;
-    rebuild();
+    requestRebuild();
 }
 
 void SensitivityChart::rebuild()

@@ -19,7 +19,12 @@ class SensitivityChart : public ChartWidget {
 public:
     explicit SensitivityChart(ForecastSession* session, QWidget* parent = nullptr);
     void setGpu(const QString& id);
-    const std::vector<SpecSensitivity>& shown() const { return rows_; }
+    // The rows drawn, brought up to date first if the chart was left out of date while hidden.
+    const std::vector<SpecSensitivity>& shown()
+    {
+        bringUpToDate();
+        return rows_;
+    }
     QString toolTipAt(const QPointF& pixel) const override;
 
 private:
