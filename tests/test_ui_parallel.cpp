@@ -14,6 +14,9 @@
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTableView>
+#include <QToolButton>
+#include <QHeaderView>
 #include <QtTest>
 
 using namespace gpuforecast;
@@ -395,6 +398,41 @@ private slots:
         for (const char* name : {"tp", "pp", "dp"})
             QCOMPARE(window.findChild<QSpinBox*>(name)->maximum(), int(kMaxParallelDegree));
         QCOMPARE(window.findChild<QSpinBox*>("microbatches")->maximum(), int(kMaxMicrobatches));
+    }
+
+    // On one GPU the layout's rows are folded under a one-line header, which leaves a 1280 x 800
+    // window's spec table room for several fields (it had two); a layout of more GPUs unfolds them.
+    void oneGpuFoldsTheLayoutAway()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCOMPARE(session.layout().gpus(), 1LL);
+        auto* header = window.findChild<QToolButton*>("parallelHeader");
+        auto* tp = window.findChild<QSpinBox*>("tp");
+        auto* spec = window.findChild<QTableView*>("specTable");
+        QVERIFY(header && tp && spec);
+        QCOMPARE(header->text(), QString("Parallel layout: 1 GPU"));
+        QVERIFY(header->isVisible() && !tp->isVisible());
+        QTest::qWait(100); // the splitter gives the model pane its height after the layout settles
+        // In view without scrolling the left column, not merely laid out below its fold.
+        const int inView = spec->viewport()->visibleRegion().boundingRect().height();
+        QVERIFY2(inView >= 4 * spec->verticalHeader()->defaultSectionSize(), qPrintable(QString("%1 px of table in view").arg(inView)));
+        header->click(); // the user opens it
+        QVERIFY(tp->isVisible());
+        header->click();
+        QVERIFY(!tp->isVisible());
+
+        QVERIFY(!session.setLayout(layout(2, 1, 1)).has_value()); // e.g. a scenario's layout
+        QCOMPARE(header->text(), QString("Parallel layout: 2 GPUs (TP 2)"));
+        QVERIFY(tp->isVisible() && tp->value() == 2);
+        auto* count = window.findChild<QLabel*>("gpuCount");
+        QVERIFY(count && count->isVisible());
+        QVERIFY(!session.setLayout(layout(1, 1, 1)).has_value());
+        QCOMPARE(header->text(), QString("Parallel layout: 1 GPU"));
+        QVERIFY(!count->isVisible()); // "1 GPU" is the header's
     }
 
     void layoutTravelsInTheScenario()

@@ -341,6 +341,7 @@ QWidget* MainWindow::buildGpuPanel()
     connect(gpuList_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) { showGpu(current.data(GpuListModel::IdRole).toString()); });
 
+    specView_->setObjectName("specTable");
     specView_->setModel(specModel_);
     specView_->horizontalHeader()->setSectionResizeMode(SpecTableModel::FieldColumn, QHeaderView::Stretch);
     specView_->verticalHeader()->hide();

@@ -18,6 +18,8 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QToolButton>
+#include <QVBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -113,7 +115,8 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
       checkpointing_(new QCheckBox(tr("Recompute activations"), this)),
       tp_(layoutSpinBox(&ParallelLayout::tp)), pp_(layoutSpinBox(&ParallelLayout::pp)), dp_(layoutSpinBox(&ParallelLayout::dp)),
       microbatches_(layoutSpinBox(&ParallelLayout::microbatches)),
-      schedule_(new QComboBox(this)), zero_(new QComboBox(this)), gpuCount_(new QLabel(this)), size_(new QLabel(this)), graphCheck_(new QLabel(this)),
+      schedule_(new QComboBox(this)), zero_(new QComboBox(this)), gpuCount_(new QLabel(this)),
+      parallelHeader_(new QToolButton(this)), size_(new QLabel(this)), graphCheck_(new QLabel(this)),
       precision_(new QLabel(this)), assumed_(new QLabel(this))
 {
     size_->setObjectName("modelSize"); // one line, two for a mixture of experts: wrapped, it left a blank line
@@ -151,7 +154,7 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
     checkpointing_->setToolTip(tr("Activation checkpointing (training): each layer keeps only its input and runs its forward again in the "
                                   "backward, trading about a third more compute for most of the activations' memory."));
     form->addRow(QString(), checkpointing_);
-    form->addRow(buildParallelBox());
+    form->addRow(buildParallelSection());
     syncFromSession();
 
     connect(model_, &QComboBox::currentTextChanged, this, [this](const QString& id) {
@@ -179,11 +182,39 @@ ModelPanel::ModelPanel(ForecastSession* session, QWidget* parent)
     connect(session_, &ForecastSession::forecastsChanged, this, &ModelPanel::syncFromSession);
 }
 
+QWidget* ModelPanel::buildParallelSection()
+{
+    auto* section = new QWidget(this);
+    auto* column = new QVBoxLayout(section);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(2);
+    parallelHeader_->setObjectName("parallelHeader");
+    parallelHeader_->setCheckable(true);
+    parallelHeader_->setAutoRaise(true);
+    parallelHeader_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    parallelHeader_->setToolTip(tr("Show or hide how the model is split over the GPUs of a server: tensor, pipeline "
+                                   "and data parallel degrees, micro-batches, schedule and ZeRO"));
+    column->addWidget(parallelHeader_);
+    parallelBox_ = buildParallelBox();
+    column->addWidget(parallelBox_);
+    connect(parallelHeader_, &QToolButton::toggled, this, &ModelPanel::showParallelBox);
+    showParallelBox(false);
+    return section;
+}
+
+void ModelPanel::showParallelBox(bool shown)
+{
+    if (parallelHeader_->isChecked() != shown)
+        parallelHeader_->setChecked(shown); // comes back here through toggled
+    parallelHeader_->setArrowType(shown ? Qt::DownArrow : Qt::RightArrow);
+    parallelBox_->setVisible(shown);
+}
+
 QGroupBox* ModelPanel::buildParallelBox()
 {
     // Not "(one server)": the boxes go to 4096 GPUs, and past a server's count the note under them
     // says what the forecast then leaves out.
-    auto* box = new QGroupBox(tr("Parallel layout"), this);
+    auto* box = new QGroupBox(this); // its header says "Parallel layout" (buildParallelSection)
     batch_->setObjectName("batch"); // for tests and accessibility tools
     seq_->setObjectName("seq");
     mode_->setObjectName("mode");
@@ -354,6 +385,15 @@ void ModelPanel::syncFromSession()
     for (QSpinBox* box : {tp_, pp_, dp_, microbatches_})
         static_cast<LayoutSpinBox*>(box)->judgeSteps(); // every one is (layoutSpinBox)
     gpuCount_->setText(l.gpus() == 1 ? tr("1 GPU") : tr("%1 GPUs; charts show the busiest one's step").arg(l.gpus()));
+    QStringList degrees;
+    for (const auto& [name, degree] : std::initializer_list<std::pair<const char*, long long>>{{"TP", l.tp}, {"PP", l.pp}, {"DP", l.dp}})
+        if (degree > 1)
+            degrees << QString("%1 %2").arg(name).arg(degree);
+    parallelHeader_->setText(l.gpus() == 1 ? tr("Parallel layout: 1 GPU")
+                                           : tr("Parallel layout: %1 GPUs (%2)").arg(l.gpus()).arg(degrees.join(", ")));
+    gpuCount_->setVisible(l.gpus() > 1); // "1 GPU" is the header's
+    if (l.gpus() > 1) // a layout that changes the forecast is never folded away, nor its notes on servers
+        showParallelBox(true);
     // Past one server's GPUs the link between servers is not priced: said under the count.
     // Nor between the groups a GPU's link joins (MI210: 4-GPU hives), where a sheet says so; a
     // link that joins more than 8 makes a larger server.

@@ -10,6 +10,7 @@ class QSpinBox;
 class QCheckBox;
 class QGroupBox;
 class QLabel;
+class QToolButton;
 
 namespace gpuforecast::ui {
 
@@ -21,6 +22,10 @@ public:
 
 private:
     QGroupBox* buildParallelBox();
+    // The parallel layout under a header that says it in one line ("Parallel layout: 1 GPU") and
+    // opens it: a single GPU needs none of its rows, which took the spec table's room at 1280 x 800.
+    QWidget* buildParallelSection();
+    void showParallelBox(bool shown);
     QSpinBox* layoutSpinBox(long long ParallelLayout::*degree); // its arrows skip refused values
     // What a change of one degree brings along, in the boxes and their arrows alike: no
     // micro-batches without stages, no ZeRO without replicas, only stage 1 beside a pipeline.
@@ -43,6 +48,8 @@ private:
     QComboBox* schedule_;
     QComboBox* zero_; // ZeRO stage of the DP replicas, its index the stage
     QLabel* gpuCount_;
+    QToolButton* parallelHeader_; // opens and closes parallelBox_, and sums it up
+    QGroupBox* parallelBox_ = nullptr;
     QLabel* size_;       // the model's parameters (and a mixture of experts' active ones) and layers
     QLabel* graphCheck_; // whether measured runs check the model family's graph
     QLabel* precision_;  // caveats on the config: a dtype that is not FP32, a sequence past its context; hidden when none
