@@ -280,9 +280,11 @@ void WavesChart::fitToLayout()
         plot_->replot(QCustomPlot::rpQueuedReplot);
     for (auto& [axis, forms] : axisTitles_)
         fitAxisLabel(axis, forms);
-    // Text set here is drawn in this replot: no relayout, so no replot to queue.
-    utilizationTitle_->setText(longestFitting(utilizationTitles_, utilizationTitle_->font(), utilizationTitle_->outerRect().width()));
-    staircaseTitle_->setText(longestFitting(staircaseTitles_, staircaseTitle_->font(), staircaseTitle_->outerRect().width()));
+    // Text set here is drawn in this replot: no relayout, so no replot to queue. The room is inside
+    // the element's margins, less a little for glyphs that overhang their advance: measured against
+    // the outer width, 408 px of title in a 404 px inner one lost its first letter.
+    for (auto [title, forms] : {std::pair{utilizationTitle_, &utilizationTitles_}, std::pair{staircaseTitle_, &staircaseTitles_}})
+        title->setText(longestFitting(*forms, title->font(), title->rect().width() - 4));
     if (noteItem_) {
         // At most about half the panel's height: twenty GPUs' lines covered the whole staircase.
         // The first GPUs stay; the rest are counted, and each step's hover has them.
