@@ -15,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <QRegularExpression>
 #include <QVBoxLayout>
 
 namespace gpuforecast::ui {
@@ -236,6 +237,39 @@ QStringList CompareChart::barDetails(std::size_t g, const LatencyUnit& unit) con
     return lines;
 }
 
+namespace {
+
+// `text`'s lines broken to fit `width` px at the seams of their phrases (after ", ", before
+// " vs " and " ("), so "2.97k prompt tokens/s," and "1.45 samples/s" stay whole. Empty where a
+// phrase is wider: "7265 prompt" over "tokens/s," reads worse than the short label.
+QString wrapToWidth(const QString& text, const QFontMetrics& metrics, double width)
+{
+    static const QRegularExpression seams(QStringLiteral("(?<=, )|(?= vs )|(?= \\()"));
+    QStringList out;
+    for (const QString& line : text.split('\n')) {
+        QStringList pieces;
+        for (const QString& piece : line.split(seams, Qt::SkipEmptyParts)) {
+            if (metrics.horizontalAdvance(piece.trimmed()) > width)
+                return {};
+            pieces << piece.trimmed();
+        }
+        QString current;
+        for (const QString& piece : pieces) {
+            const QString joined = current.isEmpty() ? piece : current + ' ' + piece;
+            if (!current.isEmpty() && metrics.horizontalAdvance(joined) > width) {
+                out << current;
+                current = piece;
+            } else {
+                current = joined;
+            }
+        }
+        out << current;
+    }
+    return out.join('\n');
+}
+
+} // namespace
+
 bool CompareChart::chooseLabels()
 {
     // Each bar owns one slot of the x axis. The full label goes above it only if its widest line
@@ -255,6 +289,21 @@ bool CompareChart::chooseLabels()
         shortFit = shortFit && fitsSlot(l.item, l.compact);
         narrowFit = narrowFit && fitsSlot(l.item, l.narrow);
     }
+    // Next best, the full label over more lines: six GPUs' rates per W and per $ had been cut at
+    // 1920 x 1080 with half the chart free above the bars. Only while it takes under half the
+    // plot's height, or the bars are squashed under their labels.
+    const double plotHeight = plot_->yAxis->axisRect()->height();
+    std::vector<QString> wrapped;
+    bool wrappedFit = !full && plotHeight > 0;
+    for (const auto& l : labels_) {
+        if (!wrappedFit)
+            break;
+        const QFontMetrics metrics(l.item->font());
+        wrapped.push_back(wrapToWidth(l.full, metrics, 0.95 * slot));
+        wrappedFit = !wrapped.back().isEmpty() &&
+                     l.markGap + (wrapped.back().count('\n') + 1) * metrics.lineSpacing() <= 0.45 * plotHeight;
+    }
+    full = full || wrappedFit;
     uprightLabels_ = !full && !shortFit && !narrowFit;
     // Upright, a label as long as "17.79 s, does NOT fit" ran off the top of a 1024 x 640 window's
     // chart; the hatched bar still says the model does not fit.
@@ -262,7 +311,8 @@ bool CompareChart::chooseLabels()
     timeOnlyLabels_ = uprightLabels_ && height > 0 && std::any_of(labels_.begin(), labels_.end(), [&](const BarLabel& l) {
                           return l.markGap + QFontMetrics(l.item->font()).horizontalAdvance(l.upright) > 0.7 * height;
                       });
-    for (const auto& l : labels_) {
+    for (std::size_t i = 0; i < labels_.size(); ++i) {
+        const BarLabel& l = labels_[i];
         if (uprightLabels_) { // reads upward from just above the bar
             const bool room = QFontMetrics(l.item->font()).lineSpacing() <= slot; // else the hover alone
             l.item->setText(room ? (timeOnlyLabels_ ? l.timeOnly : l.upright) : QString());
@@ -270,7 +320,7 @@ bool CompareChart::chooseLabels()
             l.item->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
             l.item->setPadding(QMargins(l.markGap, 0, 0, 0)); // turned: its left side faces the bar
         } else {
-            l.item->setText(full ? l.full : shortFit ? l.compact : l.narrow);
+            l.item->setText(wrappedFit ? wrapped[i] : full ? l.full : shortFit ? l.compact : l.narrow);
             l.item->setRotation(0);
             l.item->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
             l.item->setPadding(QMargins(0, 0, 0, l.markGap));
