@@ -1203,6 +1203,26 @@ private slots:
             QVERIFY2(QRegularExpression("^[0-9]+(\\.[0-9])?$").match(tick).hasMatch(), qPrintable(QStringList(ticks.begin(), ticks.end()).join(' ')));
     }
 
+    // GPT-2 XL training at 8 x 512 needs 79.3 of an H100's 80 GiB: the bar says it fits tightly, as
+    // `predict` does, and a roomier GPU's says it fits.
+    void compareSaysWhenAModelFitsTightly()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(!session.setModel("gpt2_xl"));
+        QVERIFY(!session.setOptions(GraphOptions{8, 512, true, false}).has_value());
+        session.setSelectedGpus({"H100-SXM5-80GB", "H200-SXM-141GB"});
+        const auto forecasts = session.forecasts();
+        QVERIFY(forecasts->at(0).fitsTightly() && forecasts->at(1).fits() && !forecasts->at(1).fitsTightly());
+        CompareChart compare(&session);
+        compare.resize(1400, 800);
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        const QStringList texts = itemTexts(compare.plot());
+        QCOMPARE(texts.size(), 2);
+        QVERIFY2(texts[0].contains("fits in memory, tightly"), qPrintable(texts[0]));
+        QVERIFY2(texts[1].contains("fits in memory") && !texts[1].contains("tightly"), qPrintable(texts[1]));
+    }
+
     void compareLabelsFitTheirBars()
     {
         ForecastSession session(nullptr, store());

@@ -225,7 +225,10 @@ QStringList CompareChart::barDetails(std::size_t g, const LatencyUnit& unit) con
     const double heldGiB = f.gpuMemoryBytes / GpuSpec::kBytesPerGiB; // a sheet's 141, or an edited 1.5
     const QString held = QString::number(heldGiB, 'f', heldGiB == std::round(heldGiB) ? 0 : 1);
     const QString perGpu = session_->layout().gpus() > 1 ? tr(" per GPU") : QString();
-    lines << (f.fits() ? tr("fits in memory (%1 of %2 GiB%3)") : tr("does NOT fit (%1 of %2 GiB%3)")).arg(need, held, perGpu);
+    lines << (f.fitsTightly() ? tr("fits in memory, tightly (%1 of %2 GiB%3)")
+              : f.fits()      ? tr("fits in memory (%1 of %2 GiB%3)")
+                              : tr("does NOT fit (%1 of %2 GiB%3)"))
+                 .arg(need, held, perGpu);
     if (!f.fits() && (perWatt || perDollar))
         lines << tr("so no rate per W or per $");
     if (const Coverage level = coverage(f).level; level != Coverage::Within) // the what-if panel's words

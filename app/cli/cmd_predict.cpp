@@ -82,7 +82,7 @@ nlohmann::json memoryJson(const ModelForecast& r)
             {"gradients_gb", m.gradientsBytes / 1e9}, {"optimizer_gb", m.optimizerBytes / 1e9},
             {"activations_gb", m.activationsBytes / 1e9}, {"kv_cache_gb", m.kvCacheBytes / 1e9},
             {"total_gb", m.totalBytes() / 1e9},       {"gpu_gb", r.gpuMemoryBytes / 1e9},
-            {"fits", r.fits()}};
+            {"fits", r.fits()}, {"fits_tightly", r.fitsTightly()}};
 }
 
 // The whole model's, beside `memory.parameters`, which is the busiest GPU's share on a layout.
@@ -343,8 +343,13 @@ void printMemory(const ModelForecast& r, const char* whose)
     // In GiB, the unit the sheet's size is sold in, so an H100 reads "of 80 GiB". Whole numbers
     // for real cards; a what-if sheet of 0.5 GB must not print "of 0 GiB".
     const double capacity = r.gpuMemoryBytes / GpuSpec::kBytesPerGiB;
-    std::printf(capacity >= 10 ? "  memory     %10.2f GiB of %.0f GiB%s: %s\n" : "  memory     %10.2f GiB of %.3g GiB%s: %s\n",
-                r.memory.totalBytes() / GpuSpec::kBytesPerGiB, capacity, whose, r.fits() ? "fits" : "DOES NOT FIT");
+    // "178.98 GiB of 180 GiB: fits" had read as room to spare.
+    char spare[160];
+    std::snprintf(spare, sizeof spare, ", tightly: %.1f%% spare, where the CUDA context and the allocator's slack must fit too",
+                  100 * (1 - r.memory.totalBytes() / r.gpuMemoryBytes));
+    std::printf(capacity >= 10 ? "  memory     %10.2f GiB of %.0f GiB%s: %s%s\n" : "  memory     %10.2f GiB of %.3g GiB%s: %s%s\n",
+                r.memory.totalBytes() / GpuSpec::kBytesPerGiB, capacity, whose, r.fits() ? "fits" : "DOES NOT FIT",
+                r.fitsTightly() ? spare : "");
 }
 
 // The ten costliest operators of a step, with their launches on this GPU per step (in a pipeline,

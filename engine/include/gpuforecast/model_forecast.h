@@ -55,6 +55,11 @@ struct ModelForecast {
     MemoryEstimate memory;
     double gpuMemoryBytes = 0;
     bool fits() const { return memory.totalBytes() <= gpuMemoryBytes; }
+    // Fits with under kTightMemoryShare of the GPU's memory to spare. The estimate counts the
+    // model's tensors only; the CUDA context (a few hundred MiB), the framework's workspaces and
+    // the caching allocator's fragmentation live in what is left, so such a run may not fit.
+    static constexpr double kTightMemoryShare = 0.05;
+    bool fitsTightly() const { return fits() && memory.totalBytes() > (1 - kTightMemoryShare) * gpuMemoryBytes; }
 };
 
 ModelForecast forecastModel(const Forecaster& forecaster, const ModelConfig& config, const GraphOptions& options,
