@@ -27,6 +27,7 @@
 #include <qcustomplot.h>
 
 #include <QAbstractItemModelTester>
+#include <QTabWidget>
 
 #include <memory>
 #include <set>
@@ -1212,6 +1213,29 @@ private slots:
         QVERIFY(!window.exportChart(nowhere));
         QVERIFY2(window.statusBar()->currentMessage().contains(nowhere), qPrintable(window.statusBar()->currentMessage()));
         QVERIFY(!QFileInfo::exists(nowhere));
+    }
+
+    // A file has no mouse: an exported Compare chart does not point to its hover text, and the
+    // window's chart still does after the export.
+    void exportedChartsDoNotPointToTheHover()
+    {
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"H100-SXM5-80GB", "V100-PCIE-32GB"}); // the H100 is beyond the measured GPUs
+        MainWindow window(&session);
+        QVERIFY(window.showChart("Compare"));
+        auto* plot = qobject_cast<ChartWidget*>(window.findChild<QTabWidget*>()->currentWidget())->plot();
+        QStringList drawn; // the labels as last laid out
+        connect(plot, &QCustomPlot::afterLayout, this, [&] {
+            drawn.clear();
+            for (int i = 0; i < plot->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)))
+                    drawn << t->text();
+        });
+        QTemporaryDir dir;
+        QVERIFY(window.exportChart(dir.filePath("compare.png")));
+        QVERIFY2(drawn.join('|').contains("beyond the measured GPUs") && !drawn.join('|').contains("hover"), qPrintable(drawn.join('|')));
+        plot->toPixmap(1200, 700); // the same size for the window: the pointer is back
+        QVERIFY2(drawn.join('|').contains("beyond the measured GPUs") && drawn.join('|').contains("(hover)"), qPrintable(drawn.join('|')));
     }
 
     // Without a saved layout the window opens at 1600 x 1000, or within the screen where that is

@@ -44,6 +44,9 @@ public:
     // hidden only marks it out of date, and it redraws when shown or when its numbers are read
     // (bringUpToDate). Off by default, so a chart made alone, never shown, draws at once.
     void setRedrawOnlyWhenShown(bool lazy) { redrawOnlyWhenShown_ = lazy; }
+    // An exported image has no mouse: while this is set, the chart leaves out the words that only
+    // point to its hover text ("beyond the measured GPUs (hover)"). Takes effect at the next layout.
+    void setRenderingForExport(bool on) { renderingForExport_ = on; }
 
 protected:
     ChartWidget(ForecastSession* session, QWidget* parent);
@@ -52,6 +55,7 @@ protected:
     void requestRebuild();
     // Redraws a chart left out of date while hidden; for accessors of what the chart shows.
     void bringUpToDate();
+    bool renderingForExport() const { return renderingForExport_; }
     void changeEvent(QEvent* event) override;
     void showEvent(QShowEvent* event) override;
     QVBoxLayout* layout() const { return layout_; } // for controls above the plot
@@ -124,6 +128,7 @@ private:
     bool following_ = false; // no redraw before the subclass is constructed
     bool redrawOnlyWhenShown_ = false;
     bool outOfDate_ = false; // a redraw skipped while hidden
+    bool renderingForExport_ = false;
     bool legendBeside_ = false;
     bool legendAbove_ = false;          // moved to a row above the plots (fitLegendPlacement)
     QCPLayoutGrid* besideHolder_ = nullptr; // the column right of the plots that holds it otherwise

@@ -323,7 +323,10 @@ bool CompareChart::chooseLabels()
             l.item->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
             l.item->setPadding(QMargins(l.markGap, 0, 0, 0)); // turned: its left side faces the bar
         } else {
-            l.item->setText(wrappedFit ? wrapped[i] : full ? l.full : shortFit ? l.compact : l.narrow);
+            QString text = wrappedFit ? wrapped[i] : full ? l.full : shortFit ? l.compact : l.narrow;
+            if (renderingForExport()) // no hover text to point to in a file
+                text.remove(QRegularExpression(QStringLiteral("[ \\n]") + QRegularExpression::escape(tr("(hover)"))));
+            l.item->setText(text);
             l.item->setRotation(0);
             l.item->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
             l.item->setPadding(QMargins(0, 0, 0, l.markGap));

@@ -835,6 +835,24 @@ bool MainWindow::exportChart(const QString& path)
     auto* plot = charts_->currentWidget()->findChild<QCustomPlot*>();
     if (!plot)
         return reportExportFailure(path, tr("this tab has no chart to export"));
+    // Drawn for a file, then as it was for the window, whatever the way out of here.
+    struct RenderedForExport {
+        ChartWidget* chart;
+        explicit RenderedForExport(ChartWidget* c) : chart(c)
+        {
+            if (chart)
+                chart->setRenderingForExport(true);
+        }
+        ~RenderedForExport()
+        {
+            if (chart) {
+                chart->setRenderingForExport(false);
+                chart->plot()->replot(QCustomPlot::rpQueuedReplot);
+            }
+        }
+        RenderedForExport(const RenderedForExport&) = delete;
+        RenderedForExport& operator=(const RenderedForExport&) = delete;
+    } const rendered(qobject_cast<ChartWidget*>(charts_->currentWidget()));
     // Drawn in memory, then written as the CSV exports are, atomically: a failed export never
     // leaves half an image over an earlier one. QCustomPlot writes a PDF only to a file name,
     // so that goes through a scratch folder.
