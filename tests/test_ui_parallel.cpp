@@ -95,6 +95,34 @@ private slots:
             QCOMPARE(comm, 0.0);
     }
 
+    // A pipeline that does not fit: the dashed outline takes the whole bar, the cross-hatching stops
+    // under the bubble, whose own hatching had read as more of "does not fit" under it.
+    void doesNotFitLeavesThePipelineBubbleItsOwnHatching()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(!session.setModel("llama2_70b"));
+        QVERIFY(!session.setOptions(kTraining).has_value());
+        QVERIFY(!session.setLayout(layout(2, 2, 1, 4)).has_value());
+        session.setSelectedGpus({"H100-SXM5-80GB"});
+        const ModelForecast& f = session.forecasts()->front();
+        QVERIFY(!f.fits() && f.bubbleSeconds > 0);
+        MainWindow window(&session);
+        const QCustomPlot* plot = window.breakdownChart()->plot();
+        const auto rect = [&](const char* name) -> const QCPItemRect* {
+            for (int i = 0; i < plot->itemCount(); ++i)
+                if (auto* r = qobject_cast<QCPItemRect*>(plot->item(i)); r && r->objectName() == name)
+                    return r;
+            return nullptr;
+        };
+        const QCPItemRect* outline = rect("doesNotFit");
+        const QCPItemRect* hatching = rect("doesNotFitHatching");
+        QVERIFY(outline && hatching);
+        QCOMPARE(outline->topLeft->coords().y(), f.totalSeconds() * 1e3);
+        QCOMPARE(outline->brush().style(), Qt::NoBrush);
+        QCOMPARE(hatching->topLeft->coords().y(), (f.totalSeconds() - f.bubbleSeconds) * 1e3);
+        QCOMPARE(hatching->pen().style(), Qt::NoPen);
+    }
+
     void refusedLayoutsKeepThePreviousOne()
     {
         ForecastSession session(nullptr, store());

@@ -109,7 +109,7 @@ void BreakdownChart::rebuild()
             sum += row[g];
         top = std::max(top, sum);
         if (!(*forecasts)[g].fits()) { // as on Compare: it had looked like a GPU the model fits
-            hatchDoesNotFit(plot_, double(g + 1), kBarWidth, sum, 0);
+            hatchDoesNotFit(plot_, double(g + 1), kBarWidth, sum, 0, sum - values_[kBubbleRow][g]); // the bubble sits on top
             anyDoesNotFit = true;
         }
     }

@@ -266,13 +266,23 @@ QBrush doesNotFitBrush(const QCustomPlot* plot)
 
 } // namespace
 
-void hatchDoesNotFit(QCustomPlot* plot, double key, double width, double top, double bottom)
+void hatchDoesNotFit(QCustomPlot* plot, double key, double width, double top, double bottom, std::optional<double> hatchedTop)
 {
+    auto* outline = new QCPItemRect(plot);
+    outline->setObjectName("doesNotFit");
+    outline->topLeft->setCoords(key - width / 2, top);
+    outline->bottomRight->setCoords(key + width / 2, bottom);
+    outline->setPen(doesNotFitPen(plot));
+    if (!hatchedTop || *hatchedTop >= top) {
+        outline->setBrush(doesNotFitBrush(plot));
+        return;
+    }
+    outline->setBrush(Qt::NoBrush);
     auto* hatch = new QCPItemRect(plot);
-    hatch->setObjectName("doesNotFit");
-    hatch->topLeft->setCoords(key - width / 2, top);
+    hatch->setObjectName("doesNotFitHatching");
+    hatch->topLeft->setCoords(key - width / 2, *hatchedTop);
     hatch->bottomRight->setCoords(key + width / 2, bottom);
-    hatch->setPen(doesNotFitPen(plot));
+    hatch->setPen(Qt::NoPen);
     hatch->setBrush(doesNotFitBrush(plot));
 }
 

@@ -10,6 +10,7 @@
 #include <QStringList>
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 class QCPAxis;
@@ -66,8 +67,11 @@ void nameHiddenTwins(const std::vector<QCPGraph*>& graphs);
 inline constexpr const char* kTwinOwnName = "twinOwnName";
 // Cross-hatches the bar at `key` (`width` wide, from `bottom` to `top`) of a GPU the model does
 // not fit, under a dashed outline: a glance at the fastest bar must not pick a GPU that cannot run
-// the step. Named "doesNotFit" for tests.
-void hatchDoesNotFit(QCustomPlot* plot, double key, double width, double top, double bottom);
+// the step. Named "doesNotFit" for tests. The hatching stops at `hatchedTop` where that is lower
+// (Breakdown's pipeline bubble, whose own hatching under the cross read as more "does not fit");
+// the outline takes the whole bar.
+void hatchDoesNotFit(QCustomPlot* plot, double key, double width, double top, double bottom,
+                     std::optional<double> hatchedTop = std::nullopt);
 // The legend's key to that mark, "Does not fit in memory" (an empty plottable, "doesNotFitKey").
 void addDoesNotFitLegendEntry(QCustomPlot* plot);
 
