@@ -181,6 +181,9 @@ private slots:
         // The table's own header says what its Bound judges, for a reader who never hovers the chart.
         const QString boundTip = OperatorTableModel(&session).headerData(OperatorTableModel::Bound, Qt::Horizontal, Qt::ToolTipRole).toString();
         QVERIFY2(boundTip.contains("one tile") && boundTip.contains("Roofline tab"), qPrintable(boundTip));
+        // So does Tile of its shorthand ("128x128 /5 (as 256x4096)"), which is the library's.
+        const QString tileTip = OperatorTableModel(&session).headerData(OperatorTableModel::Tile, Qt::Horizontal, Qt::ToolTipRole).toString();
+        QVERIFY2(tileTip.contains("\"/5\"") && tileTip.contains("split-K") && tileTip.contains("padded"), qPrintable(tileTip));
         RooflineChart roofline(&session);
         roofline.resize(1200, 700);
         roofline.show();

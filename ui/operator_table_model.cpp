@@ -160,6 +160,12 @@ QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation
             return tr("The roof that limits one tile as the GPU runs it, counting the operand panels each tile "
                       "reads again. The Roofline tab places the whole kernel by the bytes it must read once, so a "
                       "GEMM can sit right of the ridge there and be memory-bound here.");
+        if (section == Tile) // its shorthand is the library's, which a reader of the table need not know
+            return tr("The block of work one SM takes at a time. GEMMs: output columns x rows of a tile, as cuBLAS "
+                      "picks them (128x64: 128 along k, 64 along m); \"/5\": the reduction split five ways (split-K), "
+                      "the partial sums added afterwards; \"(as 256x4096)\": a thin GEMM priced as the padded shape "
+                      "the library could run faster. Softmax and layer norm: rows per block x row length. "
+                      "Element-wise: elements per block.");
         if (section == Waves)
             return tr("Waves of tiles over the SMs; \"1 (as 2)\": the tiles were priced in two waves, which "
                       "the networks made faster. \"4 on 58 SMs\": a what-if GPU's kernel that would be slower "
