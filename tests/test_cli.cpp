@@ -1360,6 +1360,8 @@ private slots:
         QTest::addColumn<QString>("expected");
         const QStringList base{"predict", "--model", "gpt2_large", "--gpu", "H100-SXM5-80GB", "--seq", "1024"};
         QTest::newRow("batch zero") << base + QStringList{"--batch", "0"} << "--batch: expected a value in";
+        QTest::newRow("mode abbreviated") << base + QStringList{"--mode", "train"}
+                                          << "--mode: expected inference or training, got 'train' (did you mean training?)";
         QTest::newRow("batch not a number") << base + QStringList{"--batch", "four"} << "--batch: expected a whole number";
         QTest::newRow("batch with a trailing blank") << base + QStringList{"--batch", "4 "} << "--batch: expected a whole number";
         QTest::newRow("batch with a leading blank") << base + QStringList{"--batch", " 4"} << "--batch: expected a whole number";

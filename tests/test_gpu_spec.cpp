@@ -241,7 +241,7 @@ private slots:
                                                << "sm_count: expected a whole number, got 108.0000001";
         QTest::newRow("bandwidth negative") << "memory_bandwidth_gbps" << "-900" << "memory_bandwidth_gbps";
         QTest::newRow("bandwidth string") << "memory_bandwidth_gbps" << "\"900\"" // the field's own range, not the parser's
-                                              << "memory_bandwidth_gbps: expected a number in [1, 10000000] GB/s, got string";
+                                              << "memory_bandwidth_gbps: expected a number in [1, 10000000] GB/s, got the string \"900\" (a number in quotes: write it without them)";
         QTest::newRow("fp32 null") << "fp32_gflops" << "null" << "fp32_gflops: null (expected a number in GFLOP/s)";
         QTest::newRow("fp32 absurd") << "fp32_gflops" << "1e300" << "fp32_gflops: expected a number in";
         QTest::newRow("memory past the parser's bound") << "memory_gb" << "1e308" // the field's range, not +-1e300

@@ -460,6 +460,8 @@ private slots:
         QTest::newRow("heads not dividing") << "{" + gpt2 + R"(, "n_head": 5})" << "n_head: 5 heads do not divide";
         QTest::newRow("string layers") << R"({"model_type": "gpt2", "n_layer": "2"})" << "n_layer: expected a number";
         QTest::newRow("negative layers") << R"({"model_type": "gpt2", "n_layer": -2})" << "n_layer: expected a number in";
+        QTest::newRow("layers in quotes") << R"({"model_type": "gpt2", "n_layer": "32"})"
+                                          << "n_layer: expected a number in [1, 16384], got the string \"32\" (a number in quotes: write it without them)";
         QTest::newRow("fractional width") << R"({"model_type": "gpt2", "n_layer": 2, "n_embd": 64.5})"
                                           << "n_embd: expected a whole number";
         QTest::newRow("huge vocab") << "{" + gpt2 + R"(, "n_head": 4, "vocab_size": 1e12})" << "vocab_size: expected";
@@ -470,7 +472,7 @@ private slots:
                                           << "intermediate_size: missing";
         QTest::newRow("opt bad flag") << R"({"model_type": "opt", "num_hidden_layers": 2, "hidden_size": 64,
             "num_attention_heads": 4, "vocab_size": 100, "max_position_embeddings": 64, "ffn_dim": 128,
-            "do_layer_norm_before": "yes"})" << "do_layer_norm_before: expected true or false";
+            "do_layer_norm_before": "yes"})" << "do_layer_norm_before: expected true or false, got the string \"yes\"";
         QTest::newRow("kv heads not dividing") << "{" + llama + R"(, "num_key_value_heads": 3})"
                                                << "num_key_value_heads: 3 key/value heads do not divide";
         QTest::newRow("odd head size") << "{" + llama + R"(, "head_dim": 15})" << "head_dim: rotary";

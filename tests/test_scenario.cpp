@@ -123,14 +123,15 @@ private slots:
         QTest::newRow("batch zero") << "/batch" << "0" << "batch";
         QTest::newRow("seq string") << "/seq" << "\"long\"" << "seq";
         QTest::newRow("mode") << "/mode" << "\"serving\"" << "mode";
-        QTest::newRow("fusion") << "/fusion" << "\"yes\"" << "fusion";
+        QTest::newRow("mode abbreviated") << "/mode" << "\"train\"" << "got \"train\" (did you mean training?)";
+        QTest::newRow("fusion") << "/fusion" << "\"yes\"" << "fusion: expected true or false, got the string \"yes\"";
         QTest::newRow("gpus not array") << "/gpus" << "\"T4\"" << "gpus";
         QTest::newRow("gpu id number") << "/gpus/0" << "7" << "gpus[0]";
         QTest::newRow("custom spec bad") << "/custom_gpus/0/sm_count" << "-1" << "custom_gpus[0]: sm_count";
         QTest::newRow("parallel not object") << "/parallel" << "4" << "parallel";
         QTest::newRow("tp zero") << "/parallel" << R"({"tp": 0})" << "parallel.tp";
         QTest::newRow("pp fraction") << "/parallel" << R"({"pp": 1.5})" << "parallel.pp";
-        QTest::newRow("dp string") << "/parallel" << R"({"dp": "4"})" << "parallel.dp";
+        QTest::newRow("dp string") << "/parallel" << R"({"dp": "4"})" << "parallel.dp: expected a number in [1, 4096], got the string \"4\" (a number in quotes";
         QTest::newRow("microbatches negative") << "/parallel" << R"({"microbatches": -2})" << "parallel.microbatches";
         QTest::newRow("schedule unknown") << "/parallel" << R"({"schedule": "zero-bubble"})" << "parallel.schedule";
         QTest::newRow("ZeRO stage 4") << "/parallel" << R"({"dp": 2, "zero": 4})" << "parallel.zero";

@@ -398,7 +398,8 @@ int runPredict(const std::vector<std::string>& args)
     const fs::path dataDir = resourceDirectory();
     const std::string mode = a.value("--mode").value_or("inference");
     if (mode != "inference" && mode != "training")
-        throw UsageError("--mode: expected inference or training, got '" + mode + "'");
+        throw UsageError("--mode: expected inference or training, got '" + mode + "'" +
+                         json_fields::didYouMean(mode, {"inference", "training"}));
     GraphOptions options;
     options.batch = a.integer("--batch", 1, 1, kMaxBatch);
     options.seq = a.integer("--seq", 0, 1, kMaxSeq);

@@ -174,7 +174,7 @@ GpuSpec gpuSpecFromJson(const json& j, const std::string& source)
         const std::string leaf = nested ? key.substr(13) : key;
         std::optional<double> v;
         if (obj && obj->contains(leaf) && !(*obj)[leaf].is_null() && !(*obj)[leaf].is_number())
-            throwInputError(source, key, expectedRange(f) + ", got " + (*obj)[leaf].type_name()); // "3350"
+            throwInputError(source, key, expectedRange(f) + ", got " + json_fields::describeValue((*obj)[leaf])); // "3350"
         if (obj) // any finite number here; checkRange below names the field's own range
             v = optionalNumber(*obj, c, leaf, -std::numeric_limits<double>::max(), std::numeric_limits<double>::max());
         if (!v) {

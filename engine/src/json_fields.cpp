@@ -32,6 +32,25 @@ std::string plainNumber(double x)
     return os.str();
 }
 
+// A string quoted (cut short, on one line), and one that holds a number said to be one: "got
+// string" for "32" left the reader to find the quotes.
+std::string describeValue(const nlohmann::json& v)
+{
+    if (v.is_string()) {
+        const std::string& whole = v.get_ref<const std::string&>();
+        std::string shown = whole.substr(0, 40);
+        std::replace_if(shown.begin(), shown.end(), [](unsigned char c) { return std::iscntrl(c); }, ' ');
+        const std::string quoted = "the string \"" + shown + (whole.size() > shown.size() ? "...\"" : "\"");
+        char* end = nullptr;
+        const double asNumber = std::strtod(whole.c_str(), &end);
+        const bool numeric = !whole.empty() && end == whole.c_str() + whole.size() && std::isfinite(asNumber);
+        return numeric ? quoted + " (a number in quotes: write it without them)" : quoted;
+    }
+    if (v.is_boolean() || v.is_null())
+        return v.dump();
+    return v.is_array() ? "an array" : v.is_object() ? "an object" : std::string(v.type_name());
+}
+
 namespace {
 
 std::string describeRange(double lo, double hi)
@@ -68,8 +87,7 @@ const nlohmann::json* find(const nlohmann::json& j, const std::string& key)
 double checkedNumber(const nlohmann::json& v, const Context& ctx, const std::string& key, double lo, double hi)
 {
     if (!v.is_number())
-        throwInputError(ctx.source, ctx.name(key), "expected " + describeRange(lo, hi) + ", got " +
-                                                       std::string(v.type_name()));
+        throwInputError(ctx.source, ctx.name(key), "expected " + describeRange(lo, hi) + ", got " + describeValue(v));
     const double x = v.get<double>();
     if (!std::isfinite(x) || x < lo || x > hi) {
         throwInputError(ctx.source, ctx.name(key), "expected " + describeRange(lo, hi) + ", got " + plainNumber(x));
@@ -121,7 +139,7 @@ const nlohmann::json& requireObject(const nlohmann::json& j, const Context& ctx,
     if (!v)
         throwMissing(j, ctx, key, "an object");
     if (!v->is_object())
-        throwInputError(ctx.source, ctx.name(key), "expected an object, got " + std::string(v->type_name()));
+        throwInputError(ctx.source, ctx.name(key), "expected an object, got " + describeValue(*v));
     return *v;
 }
 
@@ -139,7 +157,7 @@ std::optional<std::string> optionalString(const nlohmann::json& j, const Context
     if (!v)
         return std::nullopt;
     if (!v->is_string())
-        throwInputError(ctx.source, ctx.name(key), "expected a string, got " + std::string(v->type_name()));
+        throwInputError(ctx.source, ctx.name(key), "expected a string, got " + describeValue(*v));
     return v->get<std::string>();
 }
 

@@ -82,7 +82,7 @@ bool optionalBool(const json& j, const Context& ctx, const std::string& key, boo
     if (it == j.end() || it->is_null())
         return fallback;
     if (!it->is_boolean())
-        throwInputError(ctx.source, key, "expected true or false, got " + std::string(it->type_name()));
+        throwInputError(ctx.source, key, "expected true or false, got " + json_fields::describeValue(*it));
     return it->get<bool>();
 }
 

@@ -77,13 +77,14 @@ Scenario scenarioFromJson(const nlohmann::json& j, const std::string& source)
     s.options.seq = requireInteger(j, ctx, "seq", 1, kMaxSeq);
     const std::string mode = requireString(j, ctx, "mode");
     if (mode != "inference" && mode != "training")
-        throwInputError(source, "mode", "expected \"inference\" or \"training\", got \"" + mode + "\"");
+        throwInputError(source, "mode", "expected \"inference\" or \"training\", got \"" + mode + "\"" +
+                                             json_fields::didYouMean(mode, {"inference", "training"}));
     s.options.training = mode == "training";
     if (j.contains("fusion") && !j["fusion"].is_boolean())
-        throwInputError(source, "fusion", "expected true or false");
+        throwInputError(source, "fusion", "expected true or false, got " + json_fields::describeValue(j["fusion"]));
     s.options.fusion = j.value("fusion", false);
     if (j.contains("checkpointing") && !j["checkpointing"].is_boolean())
-        throwInputError(source, "checkpointing", "expected true or false");
+        throwInputError(source, "checkpointing", "expected true or false, got " + json_fields::describeValue(j["checkpointing"]));
     s.options.checkpointing = j.value("checkpointing", false); // read for training steps only
     if (j.contains("parallel") && !j["parallel"].is_null())
         s.parallel = parallelFromJson(requireObject(j, ctx, "parallel"), ctx.child("parallel"));

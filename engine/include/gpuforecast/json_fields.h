@@ -33,6 +33,9 @@ std::optional<long long> optionalInteger(const nlohmann::json& j, const Context&
 
 // A number as people write it in messages: 1048576, not 1.04858e+06; 0.5; 1e+308 only when huge.
 std::string plainNumber(double x);
+// A value of the wrong type as an error shows it: `the string "32" (a number in quotes: ...)`,
+// `true`, `null`, `an array`.
+std::string describeValue(const nlohmann::json& v);
 
 // `text` in lower case (ASCII): ids, keys and names compared without regard to case.
 std::string lowerCase(std::string text);
