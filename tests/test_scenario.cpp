@@ -154,6 +154,24 @@ private slots:
         }
     }
 
+    // A long value is quoted cut short, never inside a character: a dialog showed half of one.
+    void quotedValuesAreCutBetweenCharacters()
+    {
+        json j = validScenario();
+        std::string accents;
+        for (int i = 0; i < 45; ++i)
+            accents += "\u00e9"; // two bytes each: after "x", 40 bytes would end inside the 20th
+        j["fusion"] = "x" + accents;
+        try {
+            scenarioFromJson(j, "s.json");
+            QFAIL("accepted");
+        } catch (const ForecastError& e) {
+            const QByteArray message(e.what());
+            QVERIFY2(message.contains("got the string \"x" + QByteArray(accents.substr(0, 38).c_str()) + "...\""), e.what());
+            QCOMPARE(QString::fromUtf8(message).toUtf8(), message); // valid UTF-8 throughout
+        }
+    }
+
     void aModelConfigIsNotAScenario()
     {
         // Opened as a scenario by mistake, a config.json must be named for what it is not.

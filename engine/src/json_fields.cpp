@@ -38,7 +38,10 @@ std::string describeValue(const nlohmann::json& v)
 {
     if (v.is_string()) {
         const std::string& whole = v.get_ref<const std::string&>();
-        std::string shown = whole.substr(0, 40);
+        std::size_t cut = std::min<std::size_t>(whole.size(), 40);
+        while (cut > 0 && cut < whole.size() && (static_cast<unsigned char>(whole[cut]) & 0xC0) == 0x80)
+            --cut; // not inside a UTF-8 character: a dialog showed half of one as a replacement mark
+        std::string shown = whole.substr(0, cut);
         std::replace_if(shown.begin(), shown.end(), [](unsigned char c) { return std::iscntrl(c); }, ' ');
         const std::string quoted = "the string \"" + shown + (whole.size() > shown.size() ? "...\"" : "\"");
         char* end = nullptr;
