@@ -37,6 +37,8 @@
 #include <QProcess>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
+#include <QHeaderView>
+#include <QScrollBar>
 #include <QTableView>
 #include <QFont>
 #include <QUndoStack>
@@ -401,6 +403,40 @@ private slots:
             session.setGpuSelected(id, false);
         QCOMPARE(label->text(), QString("Operators (tick a GPU to compare)"));
         QCOMPARE(window.operatorModel()->rowCount(), 0);
+    }
+
+    // On a 1366 x 768 laptop every column is in view without scrolling sideways: Dims, sized to
+    // its contents, had pushed Util. and Bound off the right edge. Dims gives way, and shows a
+    // single product's operands whole.
+    void operatorTableFitsALaptopScreen()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* table = window.findChild<QTableView*>("operatorTable");
+        QVERIFY(table);
+        const QHeaderView* header = table->horizontalHeader();
+        const int right = header->sectionViewportPosition(OperatorTableModel::Bound) + header->sectionSize(OperatorTableModel::Bound);
+        QVERIFY2(right <= table->viewport()->width(),
+                 qPrintable(QString("Bound ends at %1 px of a %2 px table").arg(right).arg(table->viewport()->width())));
+        QVERIFY(!table->horizontalScrollBar()->isVisible());
+        const QAbstractItemModel* ops = table->model();
+        bool sawLmHead = false;
+        for (int row = 0; row < ops->rowCount(); ++row) {
+            if (ops->index(row, OperatorTableModel::Name).data().toString() != "lm_head")
+                continue;
+            sawLmHead = true; // GPT-2's head: one product, 4096 tokens of 1280 into 50257 words
+            const QString dims = ops->index(row, OperatorTableModel::Dims).data().toString();
+            QCOMPARE(dims, QString("4096x1280 · 1280x50257"));
+            QVERIFY2(table->fontMetrics().horizontalAdvance(dims) + 8 <= header->sectionSize(OperatorTableModel::Dims),
+                     qPrintable(QString("Dims is %1 px").arg(header->sectionSize(OperatorTableModel::Dims))));
+        }
+        QVERIFY(sawLmHead);
+        QVERIFY(table->isColumnHidden(OperatorTableModel::Phase)); // "fw" on every row
+        QVERIFY(!session.setOptions(GraphOptions{1, 128, true, false}).has_value()); // a training step
+        QVERIFY(!table->isColumnHidden(OperatorTableModel::Phase));
     }
 
     // A sheet without the L1 fields (one written before they existed) shows them as not given,

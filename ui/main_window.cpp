@@ -184,6 +184,7 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     sensitivity_->setRedrawOnlyWhenShown(true);
 
     auto* ops = new QTableView(this);
+    ops->setObjectName("operatorTable");
     auto* sorted = operatorView_ = new QSortFilterProxyModel(this);
     sorted->setSourceModel(operatorModel_);
     sorted->setSortRole(OperatorTableModel::SortRole);
@@ -194,7 +195,8 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     // A fused chain's name ("attn.rope_q.cos+attn.rope_q.negate_half+...") sized to its contents
     // pushed the times off-screen: the name column is the user's to widen, elided in the middle.
     ops->horizontalHeader()->setSectionResizeMode(OperatorTableModel::Name, QHeaderView::Interactive);
-    ops->horizontalHeader()->resizeSection(OperatorTableModel::Name, 200);
+    // Wide enough for the longest names of the bundled LLaMA-style graphs ("attn.rope_q.rotate_half").
+    ops->horizontalHeader()->resizeSection(OperatorTableModel::Name, ops->fontMetrics().horizontalAdvance("attn.rope_q.rotate_half") + 12);
     // So is the tile: a GEMM priced padded says so there ("128x128 /5 as m=256 k=4096"), and one
     // such row sized the column for all and pushed the columns right of it off-screen.
     ops->horizontalHeader()->setSectionResizeMode(OperatorTableModel::Tile, QHeaderView::Interactive);
@@ -204,8 +206,18 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     ops->setItemDelegateForColumn(OperatorTableModel::Tile, new ElideRightDelegate(ops));
     ops->setTextElideMode(Qt::ElideMiddle);
     ops->setWordWrap(false); // a narrowed column elides; wrapped cells were cut to half a line
-    ops->horizontalHeader()->setStretchLastSection(true); // no blank strip right of the table
+    // Dims takes what the other columns leave, elided in the middle (the cell's tooltip has it
+    // whole): sized to its contents, it pushed Util. and Bound off a 1366 x 768 screen. Being the
+    // stretched section, it also fills any blank strip right of the table.
+    ops->horizontalHeader()->setSectionResizeMode(OperatorTableModel::Dims, QHeaderView::Stretch);
+    // A row one line of text high, with the style's padding: ten rows in view where there were eight.
+    ops->verticalHeader()->setDefaultSectionSize(ops->fontMetrics().height() + 8);
     ops->verticalHeader()->hide();
+    // "fw" on every row of an inference pass says nothing, and its width is what Dims needs to
+    // show a product's operands whole on a laptop screen.
+    const auto showPhaseWhereItDiffers = [this, ops] { ops->setColumnHidden(OperatorTableModel::Phase, !operatorModel_->showsBackwardKernels()); };
+    connect(operatorModel_, &QAbstractItemModel::modelReset, ops, showPhaseWhereItDiffers);
+    showPhaseWhereItDiffers();
     ops->setAlternatingRowColors(true);
     ops->setSelectionBehavior(QAbstractItemView::SelectRows);
     connect(ops->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this, sorted](const QModelIndex& row) {

@@ -2,6 +2,8 @@
 
 #include "quantity_format.h"
 
+#include <algorithm>
+
 namespace gpuforecast::ui {
 
 OperatorTableModel::OperatorTableModel(ForecastSession* session, QObject* parent)
@@ -34,6 +36,12 @@ const ModelForecast* OperatorTableModel::current() const
         if (QString::fromStdString(f.gpu) == gpuId_)
             return &f;
     return nullptr;
+}
+
+bool OperatorTableModel::showsBackwardKernels() const
+{
+    const ModelForecast* f = current();
+    return f && std::any_of(f->ops.begin(), f->ops.end(), [](const OpForecast& o) { return o.op.phase != gpuforecast::Phase::Forward; });
 }
 
 int OperatorTableModel::rowCount(const QModelIndex& parent) const
@@ -106,8 +114,10 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
     case Phase: return QString::fromStdString(phaseLabel(o.op));
     case Count: return QString::number(launches, 'g', 8);
     case Dims:
-        if (k.isGemm())
-            return QString("%1 x [%2x%3 · %3x%4]").arg(k.b).arg(k.m).arg(k.n).arg(k.k);
+        if (k.isGemm()) { // one product needs no batch count: "4096x1280 · 1280x5120", narrow enough to show whole
+            const QString operands = QString("%1x%2 · %2x%3").arg(k.m).arg(k.n).arg(k.k);
+            return k.b == 1 ? operands : QString("%1 x [%2]").arg(k.b).arg(operands);
+        }
         if (priced)
             return QString("%1 x %2").arg(k.b).arg(k.h);
         return tr("%1 moved").arg(formatBytes(k.fallbackBytes));

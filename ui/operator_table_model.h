@@ -29,6 +29,9 @@ public:
     void setGpu(const QString& id); // which compared GPU's forecast to show
     QString gpuId() const { return gpuId_; }
     QString shownGpu() const { return current() ? gpuId_ : QString(); } // empty: nothing on screen
+    // Whether any shown kernel is not a forward one: an inference pass's Phase column reads "fw"
+    // on every row, so the window hides it there.
+    bool showsBackwardKernels() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
