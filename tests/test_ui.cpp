@@ -552,15 +552,28 @@ private slots:
                     n += chart->plot()->item(i)->objectName() == "emptyHint";
                 return n;
             };
+            // Which axes show, left and bottom of each panel (Waves has two): with no data there is
+            // no range to draw, and a made-up 0-1 ms behind the hint read as a forecast.
+            auto shownAxes = [&] {
+                int n = 0;
+                for (QCPAxisRect* rect : chart->plot()->axisRects())
+                    for (QCPAxis* axis : rect->axes())
+                        n += axis->visible() && axis->grid()->visible();
+                return n;
+            };
             const char* name = chart->metaObject()->className();
             session.setSelectedGpus({"T4"});
             QVERIFY2(hints() == 0, name);
+            const int axesWithData = shownAxes();
+            QVERIFY2(axesWithData >= 2, name);
             session.setSelectedGpus({});
             QVERIFY2(hints() == 1, name);
             QVERIFY2(!chart->plot()->legend->visible(), name);
+            QVERIFY2(shownAxes() == 0, name);
             session.setSelectedGpus({"T4"});
             QVERIFY2(hints() == 0, name);
             QVERIFY2(chart->plot()->legend->visible() == (chart != &compare), name); // Compare has no legend
+            QVERIFY2(shownAxes() == axesWithData, name);
         }
     }
 

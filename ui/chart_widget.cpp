@@ -162,6 +162,21 @@ bool ChartWidget::sayWhenNoGpuIsTicked(const QString& purpose)
     plot_->legend->setVisible(legendBeside_ && !none);
     if (none && legendAbove_) // an empty legend must not keep its row above the plots
         moveLegend(false);
+    // Axes with no data drew a made-up range behind the hint (0-1 ms, 1-2 GFLOP/s): they hide,
+    // and those this hid come back with the first GPU. Axes a chart hides itself stay hidden.
+    static const char* kHiddenForNoGpu = "hiddenForNoGpu";
+    for (QCPAxisRect* rect : plot_->axisRects())
+        for (QCPAxis* axis : rect->axes()) {
+            if (none && axis->visible()) {
+                axis->setVisible(false);
+                axis->grid()->setVisible(false);
+                axis->setProperty(kHiddenForNoGpu, true);
+            } else if (!none && axis->property(kHiddenForNoGpu).toBool()) {
+                axis->setVisible(true);
+                axis->grid()->setVisible(true);
+                axis->setProperty(kHiddenForNoGpu, false);
+            }
+        }
     if (!none)
         return false;
     auto* hint = new QCPItemText(plot_);
