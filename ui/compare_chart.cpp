@@ -33,6 +33,11 @@ CompareChart::CompareChart(ForecastSession* session, QWidget* parent)
     row->addWidget(label);
     row->addWidget(baseline_);
     row->addWidget(logScale_);
+    logHint_ = new QLabel(this);
+    logHint_->setObjectName("compareLogHint");
+    logHint_->setForegroundRole(QPalette::PlaceholderText); // a hint, quieter than the controls
+    logHint_->hide();
+    row->addWidget(logHint_);
     row->addStretch(1);
     logScale_->setObjectName("compareLogScale");
     logScale_->setToolTip(tr("Latency on a log axis, so that GPUs far apart in speed all stay readable"));
@@ -106,6 +111,11 @@ void CompareChart::rebuild()
         if (const MeasuredRun* run = session_->measuredRun(QString::fromStdString(f.gpu)))
             top = std::max(top, run->ms);
     const double lowest = values.isEmpty() ? 1 : *std::min_element(values.begin(), values.end());
+    // One slow GPU (L4 beside an H100) flattens the others to a few pixels on a linear axis; the
+    // log box reads them all, and at ten to one nobody compares those bars by eye any more.
+    const double span = values.isEmpty() ? 1 : *std::max_element(values.begin(), values.end()) / lowest;
+    logHint_->setVisible(!logScale() && span >= 10);
+    logHint_->setText(tr("the slowest bar is %1x the fastest: a log scale keeps both readable").arg(std::round(span)));
     // On a log axis bars start a third of a decade below the fastest GPU: there is no zero.
     bottom_ = logScale() ? lowest / std::pow(10.0, 1.0 / 3) : 0.0;
     // QCPBars draws from its base to base + value, so the data are the heights above the base.

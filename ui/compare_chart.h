@@ -15,6 +15,7 @@ class QCPItemText;
 class QResizeEvent;
 class QCheckBox;
 class QComboBox;
+class QLabel;
 
 namespace gpuforecast::ui {
 
@@ -59,6 +60,7 @@ private:
     double axisTop(double labelFraction) const;
     QComboBox* baseline_;
     QCheckBox* logScale_;
+    QLabel* logHint_; // beside the box, while one slow GPU flattens the others on a linear axis
     double bottom_ = 0; // the latency axis's lower end, ms (0 on a linear axis)
     QString wantedBaseline_; // kept while that GPU is unchecked, so re-checking it restores the choice
     QCPBars* bars_ = nullptr;
