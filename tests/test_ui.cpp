@@ -43,6 +43,7 @@
 #include <QFont>
 #include <QUndoStack>
 #include <QLabel>
+#include <QMap>
 #include <QLineEdit>
 #include <QStyledItemDelegate>
 #include <QComboBox>
@@ -1046,6 +1047,28 @@ private slots:
             chart->plot()->replot(QCustomPlot::rpImmediateRefresh);
             QVERIFY2(names(chart->plot()).contains("T4 twin (same)"), qPrintable(names(chart->plot()).join(" | ")));
         }
+    }
+
+    // An H100 and an H200 run a compute-bound GEMM alike (the same SMs, the same borrowed
+    // efficiency), and the H100's utilization curve and staircase vanished under the H200's. The
+    // later of two lines within 1% of each other is dashed, so the one below shows through; lines
+    // apart keep their solid pens.
+    void wavesDashALineDrawnOverAnother()
+    {
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"H100-SXM5-80GB", "H200-SXM-141GB", "A100-PCIE-40GB"});
+        WavesChart waves(&session);
+        waves.setSelectedOperator("mlp.proj"); // GPT-2 large's, compute-bound at batch 4 x 1024
+        QMap<QString, QList<Qt::PenStyle>> styles; // per GPU: its utilization curve and its staircase
+        for (int i = 0; i < waves.plot()->graphCount(); ++i) {
+            const QCPGraph* g = waves.plot()->graph(i);
+            if (g->lineStyle() != QCPGraph::lsNone && session.gpu(g->name()))
+                styles[g->name()] << g->pen().style();
+        }
+        const QList<Qt::PenStyle> solid{Qt::SolidLine, Qt::SolidLine};
+        QCOMPARE(styles.value("H100-SXM5-80GB"), solid);
+        QCOMPARE(styles.value("H200-SXM-141GB"), (QList<Qt::PenStyle>{Qt::CustomDashLine, Qt::CustomDashLine}));
+        QCOMPARE(styles.value("A100-PCIE-40GB"), solid);
     }
 
     // The model panel says whose measured runs check the family's graph: NeuSight's traces (GPT-2,

@@ -226,14 +226,15 @@ bool slantCrowdedNames(QCPAxis* keyAxis, const QStringList& names)
 
 namespace {
 
-bool samePoints(const QCPGraph* a, const QCPGraph* b)
+// Whether a and b have the same keys and values within `relative` of each other (0: equal).
+bool samePoints(const QCPGraph* a, const QCPGraph* b, double relative = 0)
 {
     const auto& da = *a->data();
     const auto& db = *b->data();
     if (da.size() != db.size())
         return false;
     for (auto i = da.constBegin(), j = db.constBegin(); i != da.constEnd(); ++i, ++j)
-        if (i->key != j->key || i->value != j->value)
+        if (i->key != j->key || std::abs(i->value - j->value) > relative * std::max(std::abs(i->value), std::abs(j->value)))
             return false;
     return true;
 }
@@ -249,6 +250,21 @@ void nameHiddenTwins(const std::vector<QCPGraph*>& graphs)
                 graphs[i]->setName(QObject::tr("%1 (same as %2)").arg(graphs[i]->name(), graphs[j]->name()));
                 break;
             }
+}
+
+int dashLinesOverOthers(const std::vector<QCPGraph*>& graphs)
+{
+    int dashed = 0;
+    for (std::size_t i = 1; i < graphs.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (!graphs[i]->data()->isEmpty() && samePoints(graphs[i], graphs[j], 0.01)) {
+                QPen pen = graphs[i]->pen();
+                pen.setDashPattern({3, 3}); // in pen widths: as much of the line below shows as of this one
+                graphs[i]->setPen(pen);
+                ++dashed;
+                break;
+            }
+    return dashed;
 }
 
 namespace {

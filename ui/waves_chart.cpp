@@ -375,9 +375,11 @@ void WavesChart::drawUtilization()
     const double first = curves_.front().waves.front(), last = curves_.front().waves.back();
     roof->setData({first, last}, {1, 1});
     setShortLegendName(roof, tr("roofline"));
+    std::vector<QCPGraph*> curves;
     for (std::size_t i = 0; i < curves_.size(); ++i) {
         const auto& c = curves_[i];
         auto* curve = addGraph(c.gpu, gpuPen(i, 2), false);
+        curves.push_back(curve);
         curve->setData(toQ(c.waves), toQ(c.utilization), true);
         auto* own = addGraph(tr("this kernel's wave count"), QPen(gpuColor(i), 2), i == 0);
         own->setLineStyle(QCPGraph::lsNone);
@@ -387,6 +389,7 @@ void WavesChart::drawUtilization()
         curveGraphs_.push_back(curve);
         ownGraphs_.push_back(own);
     }
+    dashLinesOverOthers(curves);
     // A little room left of the first point, which may be a kernel's own (half hidden by the axis
     // when it sat on it).
     x->setRange(first / 1.15, last);
@@ -411,6 +414,7 @@ void WavesChart::drawStaircase()
         stepGraphs_.push_back(g);
     }
     nameHiddenTwinsShortly(steps); // short: "A100-SXM4-40GB (same)", as on the Roofline
+    dashLinesOverOthers(steps);
     // Headroom for the annotation above the steps: half the height again, or on a log axis the
     // same share of its decades. A log axis starts a little below the fastest step (0 has no place
     // on it), a linear one at 0.
