@@ -1345,6 +1345,7 @@ private slots:
             QVERIFY(std::abs(std::stod(r[col("step_ms")]) / (f[g].totalSeconds() * 1e3) - 1) < 1e-5);
             QVERIFY(std::abs(std::stod(r[col("speedup")]) * f[g].totalSeconds() / f[0].totalSeconds() - 1) < 1e-3);
             QCOMPARE(r[col("fits")], std::string(f[g].fits() ? "yes" : "no"));
+            QCOMPARE(r[col("fits_tightly")], std::string(f[g].fitsTightly() ? "yes" : "no"));
             const auto donor = session.forecaster().gemmEfficiencyDonor(*session.gpu(QString::fromStdString(f[g].gpu)));
             QCOMPARE(r[col("gemm_efficiency_from")], donor ? donor->gpu.id : std::string());
             QVERIFY(r[col("coverage")] == "within" || r[col("coverage")] == "near_edge" || r[col("coverage")] == "beyond");
@@ -1400,6 +1401,7 @@ private slots:
             QCOMPARE(two[1][col("fits")], std::string("yes"));
             QVERIFY(!two[1][col("tokens_per_s_per_w")].empty() && !two[1][col("tokens_per_s_per_1k_usd")].empty());
             QCOMPARE(two[2][col("fits")], std::string("no"));
+            QCOMPARE(two[2][col("fits_tightly")], std::string("no"));
             QVERIFY(two[2][col("tokens_per_s_per_w")].empty() && two[2][col("tokens_per_s_per_1k_usd")].empty());
             QVERIFY(!two[2][col("tokens_per_s")].empty()); // how fast it would be, beside the fit
             CompareChart compare(&session);
@@ -1412,6 +1414,14 @@ private slots:
             QVERIFY2(!labels[1].contains("per $1k") && !labels[1].contains("per W\n") && labels[1].contains("does NOT fit") &&
                          labels[1].contains("no rate per W or per $"),
                      qPrintable(labels[1]));
+            // Mixtral at 4096 tokens takes 179 of a B200's 180 GiB: it fits, with no room for the
+            // CUDA context, and the column says so as the chart does.
+            QVERIFY(!session.setModel("mixtral_8x7b"));
+            QVERIFY(!session.setOptions(GraphOptions{1, 4096, false, false}));
+            session.setSelectedGpus({"B200-SXM-180GB"});
+            const auto tight = csv::parse(comparisonCsv(session, "B200-SXM-180GB"), "comparison.csv");
+            QCOMPARE(tight[1][col("fits")], std::string("yes"));
+            QCOMPARE(tight[1][col("fits_tightly")], std::string("yes"));
             QVERIFY(!session.setOptions(options));
             QVERIFY(!session.setModel(model));
         }

@@ -26,7 +26,7 @@ std::string comparisonCsv(const ForecastSession& session, const QString& baselin
     out << csv::joinRow({"model", "batch", "seq", "mode", "fused", "checkpointing", "tp", "pp", "dp", "zero", "gpu", "step_ms", "forward_ms",
                          "backward_ms", "comm_ms", "bubble_ms", "speedup_vs", "speedup", "tokens_per_s",
                          "samples_per_s", "tokens_per_s_per_w", "tokens_per_s_per_1k_usd", "memory_gb",
-                         "gpu_memory_gb", "fits", "gemm_efficiency_from", "coverage", "caution", "measured_ms",
+                         "gpu_memory_gb", "fits", "fits_tightly", "gemm_efficiency_from", "coverage", "caution", "measured_ms",
                          "measured_run"})
         << '\n';
     const auto forecasts = session.forecasts();
@@ -80,7 +80,7 @@ std::string comparisonCsv(const ForecastSession& session, const QString& baselin
                              number(seconds > 0 ? base->totalSeconds() / seconds : 0, 4), number(tokensPerSecond),
                              number(seconds > 0 ? double(opt.batch) / seconds : 0), perWatt, perDollar,
                              number(f.memory.totalBytes() / 1e9, 4), number(f.gpuMemoryBytes / 1e9, 4),
-                             f.fits() ? "yes" : "no", donor, coverage, caution, measuredMs, measuredRun})
+                             f.fits() ? "yes" : "no", f.fitsTightly() ? "yes" : "no", donor, coverage, caution, measuredMs, measuredRun})
             << '\n';
     }
     return out.str();
