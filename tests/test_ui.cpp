@@ -438,6 +438,13 @@ private slots:
         QVERIFY(table->isColumnHidden(OperatorTableModel::Phase)); // "fw" on every row
         QVERIFY(!session.setOptions(GraphOptions{1, 128, true, false}).has_value()); // a training step
         QVERIFY(!table->isColumnHidden(OperatorTableModel::Phase));
+        const int trainingRight = header->sectionViewportPosition(OperatorTableModel::Bound) + header->sectionSize(OperatorTableModel::Bound);
+        QVERIFY2(trainingRight <= table->viewport()->width(), qPrintable(QString("training: Bound ends at %1 px").arg(trainingRight)));
+        // A column the user widened stays as wide when the forecasts change, where fitting it to
+        // the new rows would undo the drag on every edit.
+        table->horizontalHeader()->resizeSection(OperatorTableModel::Name, 320); // as a drag of the header does
+        QVERIFY(!session.setOptions(GraphOptions{2, 128, true, false}).has_value());
+        QCOMPARE(header->sectionSize(OperatorTableModel::Name), 320);
     }
 
     // A sheet without the L1 fields (one written before they existed) shows them as not given,

@@ -14,6 +14,7 @@
 #include "gpu_list_model.h"
 #include "model_panel.h"
 #include "operator_table_model.h"
+#include "operator_table_view.h"
 #include "spec_table_model.h"
 
 #include "gpuforecast/error.h"
@@ -48,7 +49,6 @@
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QStyledItemDelegate>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
@@ -142,19 +142,6 @@ QString stepTimesSummary(const ForecastSession& session)
         .arg(count, entry(*fastest), entry(*slowest));
 }
 
-// A column whose text matters from the left (the tile before its padding note).
-class ElideRightDelegate : public QStyledItemDelegate {
-public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-
-protected:
-    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
-    {
-        QStyledItemDelegate::initStyleOption(option, index);
-        option->textElideMode = Qt::ElideRight;
-    }
-};
-
 } // namespace
 
 MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
@@ -183,43 +170,10 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     // edit's time, spent on a tab nobody is looking at (gpuforecast-bench, BM_Gpt2SensitivityChart).
     sensitivity_->setRedrawOnlyWhenShown(true);
 
-    auto* ops = new QTableView(this);
-    ops->setObjectName("operatorTable");
     auto* sorted = operatorView_ = new QSortFilterProxyModel(this);
     sorted->setSourceModel(operatorModel_);
     sorted->setSortRole(OperatorTableModel::SortRole);
-    ops->setModel(sorted);
-    ops->setSortingEnabled(true);
-    ops->sortByColumn(OperatorTableModel::TimeMs, Qt::DescendingOrder);
-    ops->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // A fused chain's name ("attn.rope_q.cos+attn.rope_q.negate_half+...") sized to its contents
-    // pushed the times off-screen: the name column is the user's to widen, elided in the middle.
-    ops->horizontalHeader()->setSectionResizeMode(OperatorTableModel::Name, QHeaderView::Interactive);
-    // Wide enough for the longest names of the bundled LLaMA-style graphs ("attn.rope_q.rotate_half").
-    ops->horizontalHeader()->resizeSection(OperatorTableModel::Name, ops->fontMetrics().horizontalAdvance("attn.rope_q.rotate_half") + 12);
-    // So is the tile: a GEMM priced padded says so there ("128x128 /5 as m=256 k=4096"), and one
-    // such row sized the column for all and pushed the columns right of it off-screen.
-    ops->horizontalHeader()->setSectionResizeMode(OperatorTableModel::Tile, QHeaderView::Interactive);
-    // Cut at the right, so a narrow column still shows the tile: elided in the middle like the names,
-    // "128x64 /5 (as 64x6144)" read "128x6...6144)". The full text is the cell's tooltip.
-    ops->horizontalHeader()->resizeSection(OperatorTableModel::Tile, ops->fontMetrics().horizontalAdvance("128x128 /10 (as") + 16);
-    ops->setItemDelegateForColumn(OperatorTableModel::Tile, new ElideRightDelegate(ops));
-    ops->setTextElideMode(Qt::ElideMiddle);
-    ops->setWordWrap(false); // a narrowed column elides; wrapped cells were cut to half a line
-    // Dims takes what the other columns leave, elided in the middle (the cell's tooltip has it
-    // whole): sized to its contents, it pushed Util. and Bound off a 1366 x 768 screen. Being the
-    // stretched section, it also fills any blank strip right of the table.
-    ops->horizontalHeader()->setSectionResizeMode(OperatorTableModel::Dims, QHeaderView::Stretch);
-    // A row one line of text high, with the style's padding: ten rows in view where there were eight.
-    ops->verticalHeader()->setDefaultSectionSize(ops->fontMetrics().height() + 8);
-    ops->verticalHeader()->hide();
-    // "fw" on every row of an inference pass says nothing, and its width is what Dims needs to
-    // show a product's operands whole on a laptop screen.
-    const auto showPhaseWhereItDiffers = [this, ops] { ops->setColumnHidden(OperatorTableModel::Phase, !operatorModel_->showsBackwardKernels()); };
-    connect(operatorModel_, &QAbstractItemModel::modelReset, ops, showPhaseWhereItDiffers);
-    showPhaseWhereItDiffers();
-    ops->setAlternatingRowColors(true);
-    ops->setSelectionBehavior(QAbstractItemView::SelectRows);
+    auto* ops = new OperatorTableView(operatorModel_, sorted, this);
     connect(ops->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this, sorted](const QModelIndex& row) {
         // Every chart hears of the pick; those that draw single kernels highlight it.
         // The row's place in the forecast's ops, not only its name: a training step has several
