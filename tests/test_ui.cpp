@@ -447,6 +447,35 @@ private slots:
         QCOMPARE(header->sectionSize(OperatorTableModel::Name), 320);
     }
 
+    // On a wide screen nothing is cut: Switch's "decoder.sparse.moe.expert.wo" read
+    // "encoder.sp...expert.wo" at 1920 x 1080 beside an 800 px Dims column. On a narrow one Dims
+    // keeps a readable width and the table scrolls, where it had shrunk to "...".
+    void operatorTableCutsNothingWhenItFits()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(!session.setModel("switchxl4"));
+        QVERIFY(!session.setOptions(GraphOptions{8, 512, false, false}));
+        MainWindow window(&session);
+        window.resize(1920, 1080);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* table = window.findChild<QTableView*>("operatorTable");
+        QVERIFY(table);
+        const QHeaderView* header = table->horizontalHeader();
+        for (const int column : {int(OperatorTableModel::Name), int(OperatorTableModel::Dims), int(OperatorTableModel::Tile)})
+            for (int row = 0; row < table->model()->rowCount(); ++row) {
+                const QString text = table->model()->index(row, column).data().toString();
+                QVERIFY2(table->fontMetrics().horizontalAdvance(text) < header->sectionSize(column),
+                         qPrintable(QString("%1 in %2 px").arg(text).arg(header->sectionSize(column))));
+            }
+        QVERIFY(!session.setOptions(GraphOptions{8, 512, true, false})); // training: Phase comes back
+        window.resize(1100, 700);
+        QTest::qWait(50);
+        const int dims = header->sectionSize(OperatorTableModel::Dims);
+        QVERIFY2(dims >= table->fontMetrics().horizontalAdvance("16384x4096"), qPrintable(QString("Dims is %1 px").arg(dims)));
+        QVERIFY(table->horizontalScrollBar()->maximum() > 0); // the rest is a scroll away
+    }
+
     // A sheet without the L1 fields (one written before they existed) shows them as not given,
     // says what they are for, takes an edit that changes long-row forecasts, and undoes it.
     void optionalL1FieldIsShownAsNotGivenAndEditable()

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QSortFilterProxyModel>
 #include <QStyledItemDelegate>
@@ -38,59 +39,68 @@ OperatorTableView::OperatorTableView(OperatorTableModel* source, QSortFilterProx
     sortByColumn(OperatorTableModel::TimeMs, Qt::DescendingOrder);
     QHeaderView* header = horizontalHeader();
     header->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // A fused chain's name ("attn.rope_q.cos+attn.rope_q.negate_half+...") sized to its contents
-    // pushed the times off-screen: the name column fits its rows up to the longest name of the
-    // bundled LLaMA-style graphs, and longer ones are elided in the middle. The user may widen it.
+    // A fused chain's name ("attn.rope_q.cos+attn.rope_q.negate_half+...") or a padded tile
+    // ("128x128 /5 (as 256x4096)") sized to its contents pushed the times off-screen: these two,
+    // and Dims, are sized here (fitColumns), and the user may drag the first two wider.
     header->setSectionResizeMode(OperatorTableModel::Name, QHeaderView::Interactive);
-    // So is the tile: a GEMM priced padded says so there ("128x128 /5 (as 256x4096)"), and one such
-    // row sized the column for all and pushed the columns right of it off-screen.
     header->setSectionResizeMode(OperatorTableModel::Tile, QHeaderView::Interactive);
-    // Cut at the right, so a narrow column still shows the tile: elided in the middle like the names,
-    // "128x64 /5 (as 64x6144)" read "128x6...6144)". The full text is the cell's tooltip.
+    header->setSectionResizeMode(OperatorTableModel::Dims, QHeaderView::Fixed);
+    // Tile and Dims are cut at the right, so a narrow cell still reads the tile and the batch count
+    // and rows ("5120x4096 ..."): cut in the middle they read "128x6...6144)" and "512...096".
+    // Names are cut in the middle ("encoder.sp...expert.wo"). Every cell's tooltip has it whole.
     setItemDelegateForColumn(OperatorTableModel::Tile, new ElideRightDelegate(this));
+    setItemDelegateForColumn(OperatorTableModel::Dims, new ElideRightDelegate(this));
     setTextElideMode(Qt::ElideMiddle);
     setWordWrap(false); // a narrowed column elides; wrapped cells were cut to half a line
-    // Dims takes what the other columns leave (the cell's tooltip has it whole): sized to its
-    // contents, it pushed Util. and Bound off a 1366 x 768 screen. Being the stretched section, it
-    // also fills any blank strip right of the table. Cut at the right, so that narrowed it still
-    // reads the batch count and the rows ("5120x4096 ..."), where the middle cut left "512...096".
-    header->setSectionResizeMode(OperatorTableModel::Dims, QHeaderView::Stretch);
-    setItemDelegateForColumn(OperatorTableModel::Dims, new ElideRightDelegate(this));
     // A row one line of text high, with the style's padding: eleven rows in view where there were eight.
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     verticalHeader()->hide();
     setAlternatingRowColors(true);
     setSelectionBehavior(QAbstractItemView::SelectRows);
-    connect(header, &QHeaderView::sectionResized, this, [this](int column) {
-        if (!fitting_ && (column == OperatorTableModel::Name || column == OperatorTableModel::Tile))
-            userSized_.insert(column);
+    connect(header, &QHeaderView::sectionResized, this, [this](int column, int, int width) {
+        if (fitting_ || (column != OperatorTableModel::Name && column != OperatorTableModel::Tile))
+            return;
+        userWidths_[column] = width;
+        fitColumns(); // Dims gives or takes the difference
     });
-    connect(shown, &QAbstractItemModel::modelReset, this, &OperatorTableView::fitColumnsToRows);
-    fitColumnsToRows();
+    connect(shown, &QAbstractItemModel::modelReset, this, &OperatorTableView::fitColumns);
+    fitColumns();
 }
 
-int OperatorTableView::widestText(int column) const
+bool OperatorTableView::viewportEvent(QEvent* event)
 {
-    int widest = 0;
-    for (int row = 0; row < model()->rowCount(); ++row)
-        widest = std::max(widest, fontMetrics().horizontalAdvance(model()->index(row, column).data().toString()));
-    return widest + kCellPadding;
+    if (event->type() == QEvent::Resize && !fitting_) // the window, the splitter or a scroll bar moved
+        fitColumns();
+    return QTableView::viewportEvent(event);
 }
 
-void OperatorTableView::fitColumnsToRows()
+void OperatorTableView::fitColumns()
 {
+    QHeaderView* header = horizontalHeader();
+    fitting_ = true;
     // "fw" on every row of an inference pass says nothing, and its width is what Dims needs to
     // show a product's operands whole on a laptop screen.
     setColumnHidden(OperatorTableModel::Phase, !source_->showsBackwardKernels());
-    // GPT-2's names and tiles are a third narrower than the caps; the width they leave goes to
-    // Dims, which in a training step (Phase shown) was elided to "51...96".
-    const int caps[][2] = {{OperatorTableModel::Name, fontMetrics().horizontalAdvance("attn.rope_q.rotate_half") + 12},
-                           {OperatorTableModel::Tile, fontMetrics().horizontalAdvance("128x128 /10 (as") + kCellPadding}};
-    fitting_ = true;
-    for (const auto& [column, cap] : caps)
-        if (!userSized_.contains(column))
-            horizontalHeader()->resizeSection(
-                column, std::clamp(widestText(column), horizontalHeader()->sectionSizeHint(column), std::max(cap, horizontalHeader()->sectionSizeHint(column))));
+    // Every column at its contents' width, now: after a reset Qt sizes them only on a later layout.
+    header->resizeSections(QHeaderView::ResizeToContents);
+    const int name = userWidths_.value(OperatorTableModel::Name, header->sectionSize(OperatorTableModel::Name));
+    const int tile = userWidths_.value(OperatorTableModel::Tile, header->sectionSize(OperatorTableModel::Tile));
+    const int dims = header->sectionSize(OperatorTableModel::Dims);
+    const int others = header->length() - header->sectionSize(OperatorTableModel::Name) - header->sectionSize(OperatorTableModel::Tile) - dims;
+    const int room = viewport()->width();
+    // Where all does not fit: the caps hold the longest names of the bundled LLaMA-style graphs
+    // and a tile with its reduction split; Dims keeps at least a product's rows and reduction.
+    const bool allFit = others + name + tile + dims <= room;
+    const int nameWidth = allFit || userWidths_.contains(OperatorTableModel::Name)
+                              ? name
+                              : std::min(name, fontMetrics().horizontalAdvance("attn.rope_q.rotate_half") + 12);
+    const int tileWidth = allFit || userWidths_.contains(OperatorTableModel::Tile)
+                              ? tile
+                              : std::min(tile, fontMetrics().horizontalAdvance("128x128 /10 (as") + kCellPadding);
+    header->resizeSection(OperatorTableModel::Name, nameWidth);
+    header->resizeSection(OperatorTableModel::Tile, tileWidth);
+    header->resizeSection(OperatorTableModel::Dims,
+                          std::max(room - others - nameWidth - tileWidth, fontMetrics().horizontalAdvance("16384x4096 · 4") + kCellPadding));
     fitting_ = false;
 }
 

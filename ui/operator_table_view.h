@@ -1,8 +1,10 @@
 #pragma once
-// The operator table's columns, laid out so that a laptop screen shows every one: the Dims column
-// takes what the others leave, the name and tile columns fit their rows up to a cap (and stay as
-// the user sizes them once dragged), and Phase hides while every row is a forward kernel.
-#include <QSet>
+// The operator table's columns, laid out so that a laptop screen shows as many as it can read:
+// every column at its contents' width where the window holds them all (long Switch names whole on
+// a wide screen); where it does not, the name and tile columns are capped and Dims takes what the
+// others leave, never less than a readable width (the table scrolls sideways instead). Phase
+// hides while every row is a forward kernel, and a column the user drags keeps its width.
+#include <QMap>
 #include <QTableView>
 
 class QSortFilterProxyModel;
@@ -17,12 +19,14 @@ public:
     // `shown` is `source` sorted and filtered, the model the view displays.
     OperatorTableView(OperatorTableModel* source, QSortFilterProxyModel* shown, QWidget* parent = nullptr);
 
+protected:
+    bool viewportEvent(QEvent* event) override;
+
 private:
-    void fitColumnsToRows();
-    int widestText(int column) const;
+    void fitColumns();
 
     OperatorTableModel* source_;
-    QSet<int> userSized_; // columns the user dragged: their width is the user's from then on
+    QMap<int, int> userWidths_; // columns the user dragged, and the width they gave them
     bool fitting_ = false;
 };
 
