@@ -1172,6 +1172,17 @@ private slots:
         QVERIFY2(fitting.startsWith("5 GPU types, the model fits on 2 of them; fastest A100-PCIE-40GB: ") &&
                      fitting.contains("slowest P4: ") && fitting.endsWith("(does not fit) (Compare shows each)"),
                  qPrintable(fitting));
+        // Mixtral at 4096 tokens leaves 0.6% of a B200 spare: the status bar says so, as the bar does.
+        QVERIFY(!session.setModel("mixtral_8x7b"));
+        QVERIFY(!session.setOptions(GraphOptions{1, 4096, false, false}));
+        session.setSelectedGpus({"B200-SXM-180GB", "H100-SXM5-80GB"});
+        const QString tight = window.statusBar()->currentMessage();
+        QVERIFY2(tight.startsWith("B200-SXM-180GB: ") && tight.contains(" (fits tightly)   ·   H100-SXM5-80GB: ") &&
+                     tight.endsWith(" (does not fit)"),
+                 qPrintable(tight));
+        QVERIFY(!session.setModel("llama2_7b"));
+        QVERIFY(!session.setOptions(GraphOptions{1, 512, false, false}));
+        session.setSelectedGpus({"RTX-4090", "A100-PCIE-40GB", "T4", "P4", "V100-PCIE-32GB"});
         compare.plot()->replot();
         int hatched = 0; // the bars of the three that do not fit
         for (int i = 0; i < compare.plot()->itemCount(); ++i)

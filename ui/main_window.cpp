@@ -117,7 +117,9 @@ QString stepTimesSummary(const ForecastSession& session)
         const QString id = QString::fromStdString(m.gpu);
         return QString("%1%2: %3%4")
             .arg(id, session.gpuNameMark(id), formatLatencyIn(m.totalSeconds() * 1e3, unit),
-                 m.fits() ? QString() : QCoreApplication::translate("MainWindow", " (does not fit)"));
+                 !m.fits()          ? QCoreApplication::translate("MainWindow", " (does not fit)")
+                 : m.fitsTightly() ? QCoreApplication::translate("MainWindow", " (fits tightly)") // as the Compare bar says
+                                   : QString());
     };
     if (forecasts.size() <= 4) {
         QStringList parts;
