@@ -43,6 +43,7 @@
 #include <QFont>
 #include <QUndoStack>
 #include <QLabel>
+#include <QListView>
 #include <QMap>
 #include <QLineEdit>
 #include <QStyledItemDelegate>
@@ -445,6 +446,25 @@ private slots:
         table->horizontalHeader()->resizeSection(OperatorTableModel::Name, 320); // as a drag of the header does
         QVERIFY(!session.setOptions(GraphOptions{2, 128, true, false}).has_value());
         QCOMPARE(header->sectionSize(OperatorTableModel::Name), 320);
+    }
+
+    // The GPU list shows the GPU whose sheet is open: scrolled to it at one height, a window
+    // opened at 1600 x 1000 and placed at 1366 x 768 (as the app opens on a laptop) showed MI210-P4
+    // with the open V100 out of view.
+    void gpuListShowsTheOpenSheetsGpu()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTest::qWait(50);
+        window.resize(1366, 768);
+        auto* list = window.findChild<QListView*>("gpuList");
+        QVERIFY(list && list->currentIndex().isValid());
+        QCOMPARE(list->currentIndex().data(GpuListModel::IdRole).toString(), QString("V100-PCIE-32GB"));
+        QTRY_VERIFY2(list->viewport()->rect().contains(list->visualRect(list->currentIndex())),
+                     qPrintable(QString("row at %1 px of a %2 px list").arg(list->visualRect(list->currentIndex()).top()).arg(list->viewport()->height())));
     }
 
     // On a wide screen nothing is cut: Switch's "decoder.sparse.moe.expert.wo" read

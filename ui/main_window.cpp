@@ -97,6 +97,26 @@ void keepPaneTallEnough(QSplitter* splitter, QWidget* pane)
     pane->installEventFilter(watcher);
 }
 
+// The open sheet's GPU was scrolled to before the GPU list had its height, which left a 1366 x 768
+// window's list at MI210-P4, the open V100 and the four ticked GPUs out of view. Whenever the
+// list's height changes, its current row is brought into view.
+void keepCurrentRowInView(QAbstractItemView* view)
+{
+    struct Watcher : QObject {
+        QAbstractItemView* view;
+        bool eventFilter(QObject*, QEvent* e) override
+        {
+            if (e->type() == QEvent::Resize)
+                QTimer::singleShot(0, this, [v = view] { v->scrollTo(v->currentIndex()); }); // after the layout has settled
+            return false;
+        }
+    };
+    auto* watcher = new Watcher;
+    watcher->setParent(view);
+    watcher->view = view;
+    view->viewport()->installEventFilter(watcher);
+}
+
 // Settings in ~/.config/gpuforecast/gpuforecast.conf, named like the data folder. QSettings()
 // takes the organisation name, which main() leaves unset (it would move the data folder to
 // .../gpuforecast/gpuforecast), and so wrote to "~/.config/Unknown Organization/".
@@ -313,6 +333,8 @@ QWidget* MainWindow::buildGpuPanel()
     specView_->setModel(specModel_);
     specView_->horizontalHeader()->setSectionResizeMode(SpecTableModel::FieldColumn, QHeaderView::Stretch);
     specView_->verticalHeader()->hide();
+    // One line of text high, with the style's padding for an editor: a sixth more fields in view.
+    specView_->verticalHeader()->setDefaultSectionSize(specView_->fontMetrics().height() + 8);
     auto* specLabel = new QLabel(box);
     specLabel->setObjectName("specSheetLabel");
     // The architecture is said here because it changes forecasts (tile family, issue share) and
@@ -393,6 +415,8 @@ QWidget* MainWindow::buildGpuPanel()
     // rather than two (at 1366 x 768 the sheet showed two of its twenty fields).
     const int row = specView_->verticalHeader()->defaultSectionSize();
     gpuList_->setMinimumHeight(5 * gpuList_->fontMetrics().height() + 8);
+    gpuList_->setObjectName("gpuList");
+    keepCurrentRowInView(gpuList_);
     specView_->setMinimumHeight(specView_->horizontalHeader()->sizeHint().height() + 5 * row + 4);
     return box;
 }
