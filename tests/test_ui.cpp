@@ -1175,8 +1175,16 @@ private slots:
         QVERIFY2(label->isVisible() && label->text() == "Forecast in FP32; the config says bfloat16" &&
                      label->toolTip().contains("(tensor-core math, half the bytes; would run faster) is not modelled"),
                  qPrintable(label->text()));
+        // So does the caption under the bars, which an exported chart carries without the panel.
+        window.resize(1600, 1000);
+        const auto caption = [&] {
+            window.breakdownChart()->plot()->replot(QCustomPlot::rpImmediateRefresh);
+            return window.breakdownChart()->plot()->xAxis->label();
+        };
+        QVERIFY2(caption().endsWith(", inference, FP32 (config: bfloat16)"), qPrintable(caption()));
         QVERIFY(showOneSequence(session, "gpt2_large", 128, "T4"));
         QVERIFY(!label->isVisible());
+        QVERIFY2(caption().endsWith(", inference, FP32"), qPrintable(caption()));
         // Past a rotary model's advertised context the same line says so (predict's note too).
         QVERIFY(showOneSequence(session, "gemma_7b", 8193, "T4"));
         QVERIFY2(label->text() == "Forecast in FP32; the config says bfloat16. Longer than the model's 8192 positions" &&

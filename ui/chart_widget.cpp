@@ -235,7 +235,12 @@ QStringList ChartWidget::scenarioCaptions(const QString& outlined, const QString
     // Longest first: in a 1024-px window a parallel layout's caption lost its model name off the
     // left edge.
     const QString step = !o.training ? tr("inference") : o.checkpointing ? tr("training step, checkpointed") : tr("training step");
-    return {tr("%1, batch %2 x seq %3, %4, FP32%5").arg(model).arg(o.batch).arg(o.seq).arg(step, gpus) + outlined,
+    // A Hub config in bfloat16 ranks GPUs by a precision it does not run in: the chart says so
+    // under its bars (and on an exported image), not only the model panel.
+    const ModelConfig& config = session_->model();
+    const QString precision = config.saysFp32() ? tr("FP32") : tr("FP32 (config: %1)").arg(QString::fromStdString(config.dtype));
+    return {tr("%1, batch %2 x seq %3, %4, %5%6").arg(model).arg(o.batch).arg(o.seq).arg(step, precision, gpus) + outlined,
+            tr("%1, batch %2 x seq %3, %4, %5%6").arg(model).arg(o.batch).arg(o.seq).arg(o.training ? tr("training") : tr("inference"), precision, busiest) + outlinedShort,
             tr("%1, batch %2 x seq %3, %4, FP32%5").arg(model).arg(o.batch).arg(o.seq).arg(o.training ? tr("training") : tr("inference"), busiest) + outlinedShort,
             tr("%1, %2 x %3, %4%5").arg(model).arg(o.batch).arg(o.seq).arg(o.training ? tr("training") : tr("inference"), busiest) + outlinedShort,
             tr("%1, %2 x %3").arg(model).arg(o.batch).arg(o.seq) + outlinedShort,
