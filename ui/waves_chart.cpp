@@ -457,7 +457,7 @@ void WavesChart::drawStaircase()
         step->setBrush(shade);
         step->setData({from, to}, {yTop, yTop}, true);
     }
-    // Where the model's kernel sits on each staircase: the dashed line often falls on a step's
+    // Where the model's kernel sits on each staircase: the vertical line often falls on a step's
     // riser (m = 4096 fills whole waves; 4097 starts the next), and a reader took the next step's
     // time for the kernel's.
     for (std::size_t i = 0; i < sweeps_.size() && i < ownMs_.size(); ++i) {
@@ -487,8 +487,9 @@ void WavesChart::drawStaircase()
         return padding.join(", ");
     };
     const QString padding = paddingOf(kernel_);
-    QStringList lines{padding.isEmpty() ? tr("this model (dashed): %1 = %2").arg(dimensionName()).arg(own)
-                                        : tr("this model (dashed), priced padded as it runs faster: %1").arg(padding)};
+    // "Vertical", not "dashed": a GPU's staircase drawn over another's is dashed too (dashLinesOverOthers).
+    QStringList lines{padding.isEmpty() ? tr("this model (vertical line): %1 = %2").arg(dimensionName()).arg(own)
+                                        : tr("this model (vertical line), priced padded as it runs faster: %1").arg(padding)};
     QStringList compact{padding.isEmpty() ? tr("this model: %1 = %2").arg(dimensionName()).arg(own)
                                           : tr("this model, padded: %1").arg(padding)};
     QStringList shortest = compact;
@@ -523,7 +524,7 @@ void WavesChart::drawStaircase()
     label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     label->setTextAlignment(Qt::AlignLeft);
     label->setPadding(QMargins(6, 4, 6, 4));
-    // Translucent: the box sits over the plot, and the dashed line and the staircases stay visible.
+    // Translucent: the box sits over the plot, and the vertical line and the staircases stay visible.
     QColor fill = plot_->legend->brush().color();
     fill.setAlpha(170);
     label->setBrush(fill);
