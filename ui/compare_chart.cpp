@@ -113,7 +113,7 @@ void CompareChart::rebuild()
     const double lowest = values.isEmpty() ? 1 : *std::min_element(values.begin(), values.end());
     // One slow GPU (L4 beside an H100) flattens the others to a few pixels on a linear axis; the
     // log box reads them all, and at ten to one nobody compares those bars by eye any more.
-    const double span = values.isEmpty() ? 1 : *std::max_element(values.begin(), values.end()) / lowest;
+    const double span = values.isEmpty() || !(lowest > 0) ? 1 : *std::max_element(values.begin(), values.end()) / lowest;
     logHint_->setVisible(!logScale() && span >= 10);
     logHint_->setText(tr("the slowest bar is %1x the fastest: a log scale keeps both readable").arg(std::round(span)));
     // On a log axis bars start a third of a decade below the fastest GPU: there is no zero.
