@@ -868,6 +868,30 @@ private slots:
         QVERIFY2(leftEnd < rightStart || rightEnd < leftStart, qPrintable(QString("%1..%2 and %3..%4").arg(leftStart).arg(leftEnd).arg(rightStart).arg(rightEnd)));
     }
 
+    // Kernel dots are filled by class and rimmed in the shown GPU's colour: with nine GPUs the
+    // V100's light-blue roof and the light-blue FC dots (Okabe-Ito serves both) read as one.
+    void rooflineDotsWearTheirGpusColour()
+    {
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"H100-SXM5-80GB", "A100-SXM4-80GB", "V100-PCIE-32GB"});
+        RooflineChart roofline(&session);
+        for (const int shown : {0, 2}) {
+            roofline.setGpu(session.selectedGpus().at(shown));
+            int dotted = 0;
+            for (int i = 0; i < roofline.plot()->graphCount(); ++i) {
+                const QCPGraph* g = roofline.plot()->graph(i);
+                if (g->lineStyle() != QCPGraph::lsNone || g->scatterStyle().brush().style() == Qt::NoBrush)
+                    continue; // roofs, and the selection's ring
+                ++dotted;
+                QCOMPARE(g->scatterStyle().pen().color(), gpuColor(std::size_t(shown)));
+                QVERIFY2(std::any_of(kChartClasses.begin(), kChartClasses.end(),
+                                     [&](OpClass c) { return g->name().startsWith(classLabel(c)) && g->scatterStyle().brush().color() == classColor(c); }),
+                         qPrintable(g->name()));
+            }
+            QVERIFY(dotted >= 4); // GEMMs, element-wise, softmax, layer norm
+        }
+    }
+
     // In a 1024-px window Waves' legend took half the chart. Where the full names would take more
     // than a third of the width, the entries with a short form use it; a wide window has the full ones.
     void legendTakesShortNamesInANarrowChart()

@@ -100,7 +100,10 @@ void RooflineChart::rebuild()
             dots->setName(classLabel(c) + " (" + gpuLabel(QString::fromStdString(shown->gpu)) + ")");
             setShortLegendName(dots, classLabel(c));
             dots->setLineStyle(QCPGraph::lsNone);
-            dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, classColor(c), 7));
+            // Filled by class, as on Breakdown, and rimmed in the colour of the GPU whose roof they
+            // sit under: with nine GPUs, V100's light-blue roof and the light-blue FC dots read as one.
+            dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(gpuColor(std::size_t(shown - &forecasts->front())), 1.5),
+                                                  QBrush(classColor(c)), 8));
             for (const auto& p : ofClass) {
                 dots->addData(p.intensity, p.gflops);
                 if (p.gflops > 0)
