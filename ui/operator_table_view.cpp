@@ -38,7 +38,9 @@ OperatorTableView::OperatorTableView(OperatorTableModel* source, QSortFilterProx
     setSortingEnabled(true);
     sortByColumn(OperatorTableModel::TimeMs, Qt::DescendingOrder);
     QHeaderView* header = horizontalHeader();
-    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Measured here on new rows (measureColumns), not by Qt on every resize of the window: with
+    // Switch's thousand training kernels that took 50 ms a step of a drag.
+    header->setSectionResizeMode(QHeaderView::Fixed);
     // A fused chain's name ("attn.rope_q.cos+attn.rope_q.negate_half+...") or a padded tile
     // ("128x128 /5 (as 256x4096)") sized to its contents pushed the times off-screen: these two,
     // and Dims, are sized here (fitColumns), and the user may drag the first two wider.
@@ -63,8 +65,8 @@ OperatorTableView::OperatorTableView(OperatorTableModel* source, QSortFilterProx
         userWidths_[column] = width;
         fitColumns(); // Dims gives or takes the difference
     });
-    connect(shown, &QAbstractItemModel::modelReset, this, &OperatorTableView::fitColumns);
-    fitColumns();
+    connect(shown, &QAbstractItemModel::modelReset, this, &OperatorTableView::measureColumns);
+    measureColumns();
 }
 
 bool OperatorTableView::viewportEvent(QEvent* event)
@@ -74,33 +76,43 @@ bool OperatorTableView::viewportEvent(QEvent* event)
     return QTableView::viewportEvent(event);
 }
 
-void OperatorTableView::fitColumns()
+void OperatorTableView::measureColumns()
 {
     QHeaderView* header = horizontalHeader();
     fitting_ = true;
     // "fw" on every row of an inference pass says nothing, and its width is what Dims needs to
     // show a product's operands whole on a laptop screen.
     setColumnHidden(OperatorTableModel::Phase, !source_->showsBackwardKernels());
-    // Every column at its contents' width, now: after a reset Qt sizes them only on a later layout.
+    // Every column at its contents' width (the thousand rows Qt reads for it, as ResizeToContents would).
     header->resizeSections(QHeaderView::ResizeToContents);
-    const int name = userWidths_.value(OperatorTableModel::Name, header->sectionSize(OperatorTableModel::Name));
-    const int tile = userWidths_.value(OperatorTableModel::Tile, header->sectionSize(OperatorTableModel::Tile));
-    const int dims = header->sectionSize(OperatorTableModel::Dims);
-    const int others = header->length() - header->sectionSize(OperatorTableModel::Name) - header->sectionSize(OperatorTableModel::Tile) - dims;
+    nameWidth_ = header->sectionSize(OperatorTableModel::Name);
+    tileWidth_ = header->sectionSize(OperatorTableModel::Tile);
+    dimsWidth_ = header->sectionSize(OperatorTableModel::Dims);
+    othersWidth_ = header->length() - nameWidth_ - tileWidth_ - dimsWidth_;
+    fitting_ = false;
+    fitColumns();
+}
+
+void OperatorTableView::fitColumns()
+{
+    QHeaderView* header = horizontalHeader();
+    const int name = userWidths_.value(OperatorTableModel::Name, nameWidth_);
+    const int tile = userWidths_.value(OperatorTableModel::Tile, tileWidth_);
     const int room = viewport()->width();
     // Where all does not fit: the caps hold the longest names of the bundled LLaMA-style graphs
     // and a tile with its reduction split; Dims keeps at least a product's rows and reduction.
-    const bool allFit = others + name + tile + dims <= room;
-    const int nameWidth = allFit || userWidths_.contains(OperatorTableModel::Name)
+    const bool allFit = othersWidth_ + name + tile + dimsWidth_ <= room;
+    const int nameShown = allFit || userWidths_.contains(OperatorTableModel::Name)
                               ? name
                               : std::min(name, fontMetrics().horizontalAdvance("attn.rope_q.rotate_half") + 12);
-    const int tileWidth = allFit || userWidths_.contains(OperatorTableModel::Tile)
+    const int tileShown = allFit || userWidths_.contains(OperatorTableModel::Tile)
                               ? tile
                               : std::min(tile, fontMetrics().horizontalAdvance("128x128 /10 (as") + kCellPadding);
-    header->resizeSection(OperatorTableModel::Name, nameWidth);
-    header->resizeSection(OperatorTableModel::Tile, tileWidth);
+    fitting_ = true;
+    header->resizeSection(OperatorTableModel::Name, nameShown);
+    header->resizeSection(OperatorTableModel::Tile, tileShown);
     header->resizeSection(OperatorTableModel::Dims,
-                          std::max(room - others - nameWidth - tileWidth, fontMetrics().horizontalAdvance("16384x4096 · 4") + kCellPadding));
+                          std::max(room - othersWidth_ - nameShown - tileShown, fontMetrics().horizontalAdvance("16384x4096 · 4") + kCellPadding));
     fitting_ = false;
 }
 

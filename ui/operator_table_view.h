@@ -23,10 +23,15 @@ protected:
     bool viewportEvent(QEvent* event) override;
 
 private:
+    // On new rows: which columns show, and each one's contents' width (a thousand rows of Switch
+    // take a tenth of a second to measure, too slow to repeat while a window is dragged wider).
+    void measureColumns();
+    // On new rows, a new width or a drag: the widths measured, capped where all do not fit.
     void fitColumns();
 
     OperatorTableModel* source_;
     QMap<int, int> userWidths_; // columns the user dragged, and the width they gave them
+    int nameWidth_ = 0, tileWidth_ = 0, dimsWidth_ = 0, othersWidth_ = 0; // as measured
     bool fitting_ = false;
 };
 
