@@ -1127,6 +1127,31 @@ private slots:
         QCOMPARE(styles.value("A100-PCIE-40GB"), solid);
     }
 
+    // A third line over the same points took the second's {3, 3} dashes and covered them: the
+    // H200 between an H100 and a copy of it vanished while the legend named it. The third line's
+    // gaps are twice as long, so each of the three keeps a share.
+    void wavesThirdLineLeavesTheSecondItsShare()
+    {
+        ForecastSession session(nullptr, store());
+        GpuSpec copy = *session.gpu("H100-SXM5-80GB");
+        copy.id = "H100-copy";
+        QVERIFY(!session.addGpu(copy));
+        session.setSelectedGpus({"H100-SXM5-80GB", "H200-SXM-141GB", "H100-copy"});
+        WavesChart waves(&session);
+        waves.setSelectedOperator("mlp.proj");
+        QMap<QString, QList<QVector<qreal>>> dashes; // per GPU: its curve's and its staircase's pattern
+        for (int i = 0; i < waves.plot()->graphCount(); ++i) {
+            const QCPGraph* g = waves.plot()->graph(i);
+            const QString id = g->property(kTwinOwnName).isValid() ? g->property(kTwinOwnName).toString() : g->name();
+            if (g->lineStyle() != QCPGraph::lsNone && session.gpu(id))
+                dashes[id] << (g->pen().style() == Qt::CustomDashLine ? g->pen().dashPattern() : QVector<qreal>{});
+        }
+        const QList<QVector<qreal>> solid{{}, {}}, over1{{3, 3}, {3, 3}}, over2{{3, 6}, {3, 6}};
+        QCOMPARE(dashes.value("H100-SXM5-80GB"), solid);
+        QCOMPARE(dashes.value("H200-SXM-141GB"), over1);
+        QCOMPARE(dashes.value("H100-copy"), over2);
+    }
+
     // The model panel says whose measured runs check the family's graph: NeuSight's traces (GPT-2,
     // BERT, OPT, Switch) or the whole-model times we took on an H200 (the LLaMA-style families).
     void modelPanelSaysWhetherMeasuredRunsCheckTheGraph()

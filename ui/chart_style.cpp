@@ -255,15 +255,22 @@ void nameHiddenTwins(const std::vector<QCPGraph*>& graphs)
 int dashLinesOverOthers(const std::vector<QCPGraph*>& graphs)
 {
     int dashed = 0;
-    for (std::size_t i = 1; i < graphs.size(); ++i)
+    for (std::size_t i = 1; i < graphs.size(); ++i) {
+        if (graphs[i]->data()->isEmpty())
+            continue;
+        qreal under = 0; // the lines already drawn where this one runs
         for (std::size_t j = 0; j < i; ++j)
-            if (!graphs[i]->data()->isEmpty() && samePoints(graphs[i], graphs[j], 0.01)) {
-                QPen pen = graphs[i]->pen();
-                pen.setDashPattern({3, 3}); // in pen widths: as much of the line below shows as of this one
-                graphs[i]->setPen(pen);
-                ++dashed;
-                break;
-            }
+            under += samePoints(graphs[i], graphs[j], 0.01) ? 1 : 0;
+        if (under == 0)
+            continue;
+        // Dashes 3 pen widths long with gaps of 3 per line below: over one line, half of each
+        // shows; over two, a third of each. The same {3, 3} for the second and the third line had
+        // laid the third's dashes on the second's, which vanished while the legend named it.
+        QPen pen = graphs[i]->pen();
+        pen.setDashPattern({3, 3 * under});
+        graphs[i]->setPen(pen);
+        ++dashed;
+    }
     return dashed;
 }
 

@@ -67,7 +67,8 @@ void nameHiddenTwins(const std::vector<QCPGraph*>& graphs);
 inline constexpr const char* kTwinOwnName = "twinOwnName";
 // Dashes each graph whose points lie within 1% of an earlier one's at the same keys, so the earlier
 // line shows through its gaps: an H200 and an H100 run a compute-bound GEMM alike, and the H100's
-// utilization and staircase vanished under the H200's. Returns how many it dashed.
+// utilization and staircase vanished under the H200's. Over several such lines the gaps widen, so
+// that each line below keeps a share. Returns how many it dashed.
 int dashLinesOverOthers(const std::vector<QCPGraph*>& graphs);
 // Cross-hatches the bar at `key` (`width` wide, from `bottom` to `top`) of a GPU the model does
 // not fit, under a dashed outline: a glance at the fastest bar must not pick a GPU that cannot run
