@@ -6,6 +6,7 @@
 
 #include <QEvent>
 #include <QHeaderView>
+#include <QResizeEvent>
 #include <QSortFilterProxyModel>
 #include <QStyledItemDelegate>
 
@@ -59,21 +60,46 @@ OperatorTableView::OperatorTableView(OperatorTableModel* source, QSortFilterProx
     verticalHeader()->hide();
     setAlternatingRowColors(true);
     setSelectionBehavior(QAbstractItemView::SelectRows);
+    // A column a few pixels too wide for the window scrolls by those pixels, not by a whole column
+    // (a notch had hidden the 150 px name column to show the last 5 px of Bound).
+    setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     connect(header, &QHeaderView::sectionResized, this, [this](int column, int, int width) {
         if (fitting_ || (column != OperatorTableModel::Name && column != OperatorTableModel::Tile))
             return;
+        // Dims keeps its width through the drag, so the dragged border follows the pointer (Dims,
+        // left of Tile, had given up what Tile took and Tile's right border stood still); the
+        // next width the window takes refits around the dragged width.
         userWidths_[column] = width;
-        fitColumns(); // Dims gives or takes the difference
     });
-    connect(shown, &QAbstractItemModel::modelReset, this, &OperatorTableView::measureColumns);
+    // The source's rows, not the filtered ones: measured under a filter and shown without it, the
+    // columns had cut "memory (copy)" and "bw: grad input" until the next forecast.
+    connect(source_, &QAbstractItemModel::modelReset, this, &OperatorTableView::measureColumns);
     measureColumns();
 }
 
 bool OperatorTableView::viewportEvent(QEvent* event)
 {
-    if (event->type() == QEvent::Resize && !fitting_) // the window, the splitter or a scroll bar moved
-        fitColumns();
+    // The window, the splitter or the vertical scroll bar changed the width; a horizontal scroll
+    // bar coming or going changes only the height, and refitting then would undo a drag.
+    if (event->type() == QEvent::Resize && !fitting_) {
+        const auto* resize = static_cast<QResizeEvent*>(event);
+        if (resize->size().width() != resize->oldSize().width())
+            fitColumns();
+    }
     return QTableView::viewportEvent(event);
+}
+
+int OperatorTableView::contentsWidth(int column) const
+{
+    // What ResizeToContents measures, over every row of the source: the delegate's size of each
+    // cell (text, margins), the grid line, and the header's own text.
+    QStyleOptionViewItem option;
+    initViewItemOption(&option);
+    const QAbstractItemDelegate* delegate = itemDelegateForColumn(column) ? itemDelegateForColumn(column) : itemDelegate();
+    int width = 0;
+    for (int row = 0; row < source_->rowCount(); ++row)
+        width = std::max(width, delegate->sizeHint(option, source_->index(row, column)).width());
+    return std::max(width + (showGrid() ? 1 : 0), horizontalHeader()->sectionSizeHint(column));
 }
 
 void OperatorTableView::measureColumns()
@@ -83,12 +109,20 @@ void OperatorTableView::measureColumns()
     // "fw" on every row of an inference pass says nothing, and its width is what Dims needs to
     // show a product's operands whole on a laptop screen.
     setColumnHidden(OperatorTableModel::Phase, !source_->showsBackwardKernels());
-    // Every column at its contents' width (the thousand rows Qt reads for it, as ResizeToContents would).
-    header->resizeSections(QHeaderView::ResizeToContents);
-    nameWidth_ = header->sectionSize(OperatorTableModel::Name);
-    tileWidth_ = header->sectionSize(OperatorTableModel::Tile);
-    dimsWidth_ = header->sectionSize(OperatorTableModel::Dims);
-    othersWidth_ = header->length() - nameWidth_ - tileWidth_ - dimsWidth_;
+    othersWidth_ = 0;
+    for (int column = 0; column < source_->columnCount(); ++column) {
+        const int width = contentsWidth(column);
+        if (column == OperatorTableModel::Name)
+            nameWidth_ = width;
+        else if (column == OperatorTableModel::Tile)
+            tileWidth_ = width;
+        else if (column == OperatorTableModel::Dims)
+            dimsWidth_ = width;
+        else if (!isColumnHidden(column)) {
+            header->resizeSection(column, width);
+            othersWidth_ += width;
+        }
+    }
     fitting_ = false;
     fitColumns();
 }
@@ -96,23 +130,40 @@ void OperatorTableView::measureColumns()
 void OperatorTableView::fitColumns()
 {
     QHeaderView* header = horizontalHeader();
-    const int name = userWidths_.value(OperatorTableModel::Name, nameWidth_);
-    const int tile = userWidths_.value(OperatorTableModel::Tile, tileWidth_);
-    const int room = viewport()->width();
-    // Where all does not fit: the caps hold the longest names of the bundled LLaMA-style graphs
-    // and a tile with its reduction split; Dims keeps at least a product's rows and reduction.
-    const bool allFit = othersWidth_ + name + tile + dimsWidth_ <= room;
-    const int nameShown = allFit || userWidths_.contains(OperatorTableModel::Name)
-                              ? name
-                              : std::min(name, fontMetrics().horizontalAdvance("attn.rope_q.rotate_half") + 12);
-    const int tileShown = allFit || userWidths_.contains(OperatorTableModel::Tile)
-                              ? tile
-                              : std::min(tile, fontMetrics().horizontalAdvance("128x128 /10 (as") + kCellPadding);
+    const QFontMetrics metrics = fontMetrics();
+    // The widths each column gives way to, in turn, while the whole table is wider than the
+    // window: the name to the longest names of the bundled LLaMA-style graphs, the tile to one
+    // with its reduction split, Dims to a product's rows and reduction, and last the name to two
+    // thirds of its cap. Each gives only the pixels still missing, so a table a few pixels too
+    // wide cuts a few names, not all of them (Switch at 1500 px had cut 767 names to 149 px
+    // beside a Dims column 70 px wider than its text). A column the user dragged keeps its width.
+    const int nameCap = std::max(metrics.horizontalAdvance("attn.rope_q.rotate_half"),
+                                 metrics.horizontalAdvance("attn.rope_q.negate_half")) + kCellPadding;
+    const int tileCap = metrics.horizontalAdvance("128x128 /10 (as") + kCellPadding;
+    const int dimsFloor = metrics.horizontalAdvance("16384x4096 · 4") + kCellPadding;
+    const bool nameDragged = userWidths_.contains(OperatorTableModel::Name);
+    const bool tileDragged = userWidths_.contains(OperatorTableModel::Tile);
+    int name = userWidths_.value(OperatorTableModel::Name, nameWidth_);
+    int tile = userWidths_.value(OperatorTableModel::Tile, tileWidth_);
+    int dims = dimsWidth_;
+    int missing = othersWidth_ + name + tile + dims - viewport()->width();
+    const auto giveWay = [&missing](int& width, int down, bool dragged) {
+        if (missing <= 0 || dragged || width <= down)
+            return;
+        const int given = std::min(missing, width - down);
+        width -= given;
+        missing -= given;
+    };
+    giveWay(name, nameCap, nameDragged);
+    giveWay(tile, tileCap, tileDragged);
+    giveWay(dims, dimsFloor, false);
+    giveWay(name, nameCap * 2 / 3, nameDragged);
+    if (missing < 0) // room to spare: Dims takes it
+        dims -= missing;
     fitting_ = true;
-    header->resizeSection(OperatorTableModel::Name, nameShown);
-    header->resizeSection(OperatorTableModel::Tile, tileShown);
-    header->resizeSection(OperatorTableModel::Dims,
-                          std::max(room - othersWidth_ - nameShown - tileShown, fontMetrics().horizontalAdvance("16384x4096 · 4") + kCellPadding));
+    header->resizeSection(OperatorTableModel::Name, name);
+    header->resizeSection(OperatorTableModel::Tile, tile);
+    header->resizeSection(OperatorTableModel::Dims, dims);
     fitting_ = false;
 }
 

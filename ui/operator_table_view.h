@@ -1,8 +1,8 @@
 #pragma once
 // The operator table's columns, laid out so that a laptop screen shows as many as it can read:
 // every column at its contents' width where the window holds them all (long Switch names whole on
-// a wide screen); where it does not, the name and tile columns are capped and Dims takes what the
-// others leave, never less than a readable width (the table scrolls sideways instead). Phase
+// a wide screen); where it does not, the name, the tile and then Dims give way, each by the pixels
+// still missing and down to a readable width (the table scrolls sideways beyond that). Phase
 // hides while every row is a forward kernel, and a column the user drags keeps its width.
 #include <QMap>
 #include <QTableView>
@@ -26,6 +26,8 @@ private:
     // On new rows: which columns show, and each one's contents' width (a thousand rows of Switch
     // take a tenth of a second to measure, too slow to repeat while a window is dragged wider).
     void measureColumns();
+    // A column's contents' width over every row of the source model, filtered out or not.
+    int contentsWidth(int column) const;
     // On new rows, a new width or a drag: the widths measured, capped where all do not fit.
     void fitColumns();
 
