@@ -39,6 +39,7 @@
 
 using namespace gpuforecast;
 using namespace gpuforecast::ui;
+using gpuforecast::ui::test::shownAt;
 using gpuforecast::ui::test::showOneSequence;
 using gpuforecast::ui::test::legendNames;
 using gpuforecast::ui::test::DataWithoutHeldOutNetworks;
@@ -180,9 +181,7 @@ private slots:
         QVERIFY(!session.addGpu(custom));
         session.setSelectedGpus({"A10", QString::fromStdString(custom.id)});
         CompareChart compare(&session);
-        compare.resize(1200, 600);
-        compare.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        QVERIFY(shownAt(compare, 1200, 600));
         compare.plot()->replot();
         QCOMPARE(compare.plot()->xAxis->tickVectorLabels(), (QVector<QString>{"A10", shortId}));
 
@@ -397,9 +396,7 @@ private slots:
         ForecastSession session(nullptr, store());
         session.setSelectedGpus({"L4", "T4"}); // L4's per-SM ratios lie far beyond the measured GPUs'
         CompareChart compare(&session);
-        compare.resize(1200, 700);
-        compare.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        QVERIFY(shownAt(compare, 1200, 700));
         compare.plot()->replot();
         auto tipOnBar = [&](int index) {
             const double ms = (*session.forecasts())[std::size_t(index)].totalSeconds() * 1e3;
@@ -430,9 +427,7 @@ private slots:
         ForecastSession trained(nullptr, store());
         trained.setSelectedGpus({"P4", "T4"});
         CompareChart onTrained(&trained);
-        onTrained.resize(1200, 700);
-        onTrained.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&onTrained));
+        QVERIFY(shownAt(onTrained, 1200, 700));
         onTrained.plot()->replot();
         const double p4Ms = trained.forecasts()->front().totalSeconds() * 1e3;
         const QString onP4 = onTrained.toolTipAt(
@@ -555,9 +550,7 @@ private slots:
     {
         ForecastSession session(nullptr, store());
         MainWindow window(&session);
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(shownAt(window, 1280, 800));
         QVERIFY(window.showChart("Breakdown"));
         auto* chart = window.findChild<SensitivityChart*>();
         QVERIFY(chart && !chart->isVisible());
@@ -636,9 +629,7 @@ private slots:
     {
         ForecastSession session(nullptr, store());
         MainWindow window(&session);
-        window.resize(1366, 768);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(shownAt(window, 1366, 768));
         auto* column = window.findChild<QScrollArea*>("leftColumn");
         QVERIFY(column && column->widget());
         QCoreApplication::processEvents();
@@ -670,6 +661,34 @@ private slots:
         }
     }
 
+    // The column's contents never run past its right edge, when they grow after start-up: a
+    // LLaMA training step with its Parallel box open cut the GPU search field and Export... off at
+    // 1366 x 768, and so did a long sheet id ("H100-SXM5-80GB (scenario)") beside Name....
+    void leftColumnHoldsContentsThatGrow()
+    {
+        ForecastSession session(nullptr, store());
+        MainWindow window(&session);
+        QVERIFY(shownAt(window, 1366, 768));
+        auto* column = window.findChild<QScrollArea*>("leftColumn");
+        QVERIFY(column && column->widget());
+        GpuSpec scenarioSheet = *session.gpu("H100-SXM5-80GB");
+        scenarioSheet.id = "H100-SXM5-80GB (scenario)";
+        QVERIFY(!session.addGpu(scenarioSheet));
+        window.specModel()->setGpu(QString::fromStdString(scenarioSheet.id));
+        QVERIFY(!session.setModel("llama3_8b"));
+        QVERIFY(!session.setOptions(GraphOptions{8, 2048, true, false}));
+        QVERIFY(!session.setLayout(ParallelLayout{2, 2, 2, 4}));
+        QTest::qWait(50); // the queued width fit
+        QCoreApplication::processEvents();
+        QVERIFY2(column->widget()->width() <= column->viewport()->width(),
+                 qPrintable(QString("contents %1 px in a %2 px column").arg(column->widget()->width()).arg(column->viewport()->width())));
+        for (const auto* button : column->widget()->findChildren<QPushButton*>())
+            if (button->isVisible()) {
+                const int right = button->mapTo(column->widget(), QPoint(button->width(), 0)).x();
+                QVERIFY2(right <= column->viewport()->width(), qPrintable(QString("%1 ends at %2 px").arg(button->text()).arg(right)));
+            }
+    }
+
     // In a 1024 x 640 window the charts get the larger share: the GPU buttons' 80-px minimum and
     // the Parallel box's three pairs a row held the left column at 44% of the width. Each field
     // still shows its whole text.
@@ -677,9 +696,7 @@ private slots:
     {
         ForecastSession session(nullptr, store());
         MainWindow window(&session);
-        window.resize(1024, 640);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(shownAt(window, 1024, 640));
         QCoreApplication::processEvents();
         const auto* column = window.findChild<QScrollArea*>("leftColumn");
         QVERIFY(column && column->widget());
@@ -794,9 +811,7 @@ private slots:
         session.setSelectedGpus({"V100-PCIE-32GB", "A100-PCIE-40GB", "H100-SXM5-80GB"});
         WavesChart chart(&session);
         chart.setSelectedOperator("mlp.fc");
-        chart.resize(640, 330);
-        chart.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QVERIFY(shownAt(chart, 640, 330));
         QTest::qWait(50);
         chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
         const QCPAxisRect* staircase = chart.plot()->xAxis->axisRect();
@@ -1071,9 +1086,7 @@ private slots:
         ForecastSession session(nullptr, store());
         session.setSelectedGpus({"P4", "B200-SXM-180GB", "H100-SXM5-80GB", "T4"});
         CompareChart compare(&session);
-        compare.resize(1400, 700);
-        compare.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        QVERIFY(shownAt(compare, 1400, 700));
         auto* box = compare.findChild<QCheckBox*>("compareLogScale");
         auto* hint = compare.findChild<QLabel*>("compareLogHint");
         QVERIFY(box && hint);
@@ -1119,9 +1132,7 @@ private slots:
         ForecastSession session(nullptr, store());
         session.setSelectedGpus({"H100-SXM5-80GB", "P4"});
         WavesChart waves(&session);
-        waves.resize(1400, 700);
-        waves.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&waves));
+        QVERIFY(shownAt(waves, 1400, 700));
         auto* box = waves.findChild<QCheckBox*>("wavesLogLatency");
         QVERIFY(box);
         for (const bool log : {false, true}) {
@@ -1163,9 +1174,7 @@ private slots:
         const auto& f = *session.forecasts();
         QVERIFY(f[0].totalSeconds() < 10 && f[1].totalSeconds() > 10); // one each side of formatMs's switch
         CompareChart compare(&session);
-        compare.resize(1400, 700);
-        compare.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        QVERIFY(shownAt(compare, 1400, 700));
         compare.plot()->replot();
         QStringList firstLines;
         for (int i = 0; i < compare.plot()->itemCount(); ++i)
@@ -1256,9 +1265,7 @@ private slots:
         const auto forecasts = session.forecasts();
         QVERIFY(forecasts->at(0).fitsTightly() && forecasts->at(1).fits() && !forecasts->at(1).fitsTightly());
         CompareChart compare(&session);
-        compare.resize(1400, 800);
-        compare.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        QVERIFY(shownAt(compare, 1400, 800));
         const QStringList texts = itemTexts(compare.plot());
         QCOMPARE(texts.size(), 2);
         QVERIFY2(texts[0].contains("fits in memory, tightly"), qPrintable(texts[0]));
@@ -1460,9 +1467,7 @@ private slots:
         QVERIFY(all.size() >= 20);
         session.setSelectedGpus(all);
         CompareChart compare(&session);
-        compare.resize(1200, 500);
-        compare.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        QVERIFY(shownAt(compare, 1200, 500));
         compare.plot()->replot();
         const double slot = compare.plot()->xAxis->coordToPixel(2) - compare.plot()->xAxis->coordToPixel(1);
         int labels = 0;
@@ -1493,9 +1498,7 @@ private slots:
         session.setSelectedGpus(all);
         WavesChart waves(&session);
         waves.setSelectedOperator("mlp.fc");
-        waves.resize(1400, 420);
-        waves.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&waves));
+        QVERIFY(shownAt(waves, 1400, 420));
         waves.plot()->replot(QCustomPlot::rpImmediateRefresh);
         waves.plot()->replot(QCustomPlot::rpImmediateRefresh); // the wrap takes effect in the next layout
         QCPLegend* legend = waves.plot()->legend;
@@ -1537,9 +1540,7 @@ private slots:
         ForecastSession session(nullptr, store()); // GPT-2 large, 4 x 1024, inference
         session.setSelectedGpus({"V100-PCIE-32GB", "H200-SXM-141GB", "L4"});
         CompareChart compare(&session);
-        compare.resize(1200, 600);
-        compare.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        QVERIFY(shownAt(compare, 1200, 600));
         compare.plot()->replot();
         auto marks = [&]() -> const QCPGraph* {
             for (int i = 0; i < compare.plot()->graphCount(); ++i)

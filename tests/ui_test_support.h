@@ -10,6 +10,8 @@
 #include <QFile>
 #include <QStringList>
 #include <QTemporaryDir>
+#include <QTest>
+#include <QWidget>
 
 #include <vector>
 
@@ -40,6 +42,15 @@ private:
     QTemporaryDir dir_;
     QByteArray previous_;
 };
+
+// Resizes the window, shows it and waits until it is on screen (offscreen: laid out and painted),
+// for QVERIFY(shownAt(window, 1366, 768)).
+inline bool shownAt(QWidget& window, int width, int height)
+{
+    window.resize(width, height);
+    window.show();
+    return QTest::qWaitForWindowExposed(&window);
+}
 
 class UserGpuFolder {
 public:

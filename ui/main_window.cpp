@@ -97,6 +97,33 @@ void keepPaneTallEnough(QSplitter* splitter, QWidget* pane)
     pane->installEventFilter(watcher);
 }
 
+// A scrolling column that never scrolls sideways must be as wide as its contents' minimum, and
+// that minimum grows after start-up: the Parallel box opened on a LLaMA training step cut the
+// GPU search field and the Export... button off at the right in a 1366 x 768 window. Whenever the
+// contents' layout changes, the scroll area's minimum follows, and the splitter makes room.
+void keepColumnWideEnough(QScrollArea* scroll, QWidget* contents)
+{
+    auto fit = [scroll, contents] {
+        const int need = contents->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width();
+        if (scroll->minimumWidth() != need)
+            scroll->setMinimumWidth(need);
+    };
+    struct Watcher : QObject {
+        std::function<void()> fit;
+        bool eventFilter(QObject*, QEvent* e) override
+        {
+            if (e->type() == QEvent::LayoutRequest)
+                QTimer::singleShot(0, this, fit); // after the layout has settled
+            return false;
+        }
+    };
+    fit();
+    auto* watcher = new Watcher;
+    watcher->setParent(contents);
+    watcher->fit = fit;
+    contents->installEventFilter(watcher);
+}
+
 // The open sheet's GPU was scrolled to before the GPU list had its height, which left a 1366 x 768
 // window's list at MI210-P4, the open V100 and the four ticked GPUs out of view. Whenever the
 // list's height changes, its current row is brought into view.
@@ -265,7 +292,7 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     leftScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     // As wide as the column needs, as before it scrolled: the scroll area alone would let the
     // splitter squeeze it and cut its fields off on the right.
-    leftScroll->setMinimumWidth(left->minimumSizeHint().width() + leftScroll->verticalScrollBar()->sizeHint().width());
+    keepColumnWideEnough(leftScroll, left);
     auto* main = new QSplitter(Qt::Horizontal, this);
     main->addWidget(leftScroll);
     main->addWidget(centre);
@@ -337,6 +364,9 @@ QWidget* MainWindow::buildGpuPanel()
     specView_->verticalHeader()->setDefaultSectionSize(specView_->fontMetrics().height() + 8);
     auto* specLabel = new QLabel(box);
     specLabel->setObjectName("specSheetLabel");
+    // A long id ("H100-SXM5-80GB (scenario)") wraps onto a second line, where it had pushed the
+    // Name... button out of the column.
+    specLabel->setWordWrap(true);
     // The architecture is said here because it changes forecasts (tile family, issue share) and
     // no cell of the table shows it.
     auto nameSheet = [this, specLabel] {
