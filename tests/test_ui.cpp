@@ -57,6 +57,7 @@
 
 using namespace gpuforecast;
 using namespace gpuforecast::ui;
+using gpuforecast::ui::test::shownAt;
 using gpuforecast::ui::test::showOneSequence;
 using gpuforecast::ui::test::DataWithoutHeldOutNetworks;
 using gpuforecast::ui::test::itemTexts;
@@ -189,9 +190,7 @@ private slots:
         const QString tileTip = OperatorTableModel(&session).headerData(OperatorTableModel::Tile, Qt::Horizontal, Qt::ToolTipRole).toString();
         QVERIFY2(tileTip.contains("\"/5\"") && tileTip.contains("split-K") && tileTip.contains("padded"), qPrintable(tileTip));
         RooflineChart roofline(&session);
-        roofline.resize(1200, 700);
-        roofline.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&roofline));
+        QVERIFY(shownAt(roofline, 1200, 700));
         auto tipOn = [&](const char* op) {
             roofline.setSelectedOperator(op);
             roofline.plot()->replot();
@@ -227,9 +226,7 @@ private slots:
         ForecastSession session(nullptr, store());
         QVERIFY(showOneSequence(session, "gpt2_large", 1, "H100-SXM5-80GB"));
         RooflineChart roofline(&session);
-        roofline.resize(1200, 700);
-        roofline.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&roofline));
+        QVERIFY(shownAt(roofline, 1200, 700));
         OperatorTableModel table(&session);
         table.setGpu("H100-SXM5-80GB");
         auto tips = [&](const char* op) {
@@ -414,9 +411,7 @@ private slots:
     {
         ForecastSession session(nullptr, store());
         MainWindow window(&session);
-        window.resize(1366, 768);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(shownAt(window, 1366, 768));
         auto* table = window.findChild<QTableView*>("operatorTable");
         QVERIFY(table);
         const QHeaderView* header = table->horizontalHeader();
@@ -455,9 +450,7 @@ private slots:
     {
         ForecastSession session(nullptr, store());
         MainWindow window(&session);
-        window.resize(1600, 1000);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(shownAt(window, 1600, 1000));
         QTest::qWait(50);
         window.resize(1366, 768);
         auto* list = window.findChild<QListView*>("gpuList");
@@ -476,9 +469,7 @@ private slots:
         QVERIFY(!session.setModel("switchxl4"));
         QVERIFY(!session.setOptions(GraphOptions{8, 512, false, false}));
         MainWindow window(&session);
-        window.resize(1920, 1080);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(shownAt(window, 1920, 1080));
         auto* table = window.findChild<QTableView*>("operatorTable");
         QVERIFY(table);
         const QHeaderView* header = table->horizontalHeader();
@@ -504,9 +495,7 @@ private slots:
         QVERIFY(!session.setModel("switchxl4"));
         QVERIFY(!session.setOptions(GraphOptions{8, 512, true, false}));
         MainWindow window(&session);
-        window.resize(1920, 1080);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(shownAt(window, 1920, 1080));
         auto* table = window.findChild<QTableView*>("operatorTable");
         auto* filter = window.findChild<QLineEdit*>("operatorFilter");
         QVERIFY(table && filter);
@@ -565,9 +554,7 @@ private slots:
     {
         ForecastSession session(nullptr, store());
         MainWindow window(&session);
-        window.resize(1600, 1000);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(shownAt(window, 1600, 1000));
         auto* table = window.findChild<QTableView*>("operatorTable");
         QVERIFY(table);
         QHeaderView* header = table->horizontalHeader();

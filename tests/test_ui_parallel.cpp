@@ -21,6 +21,7 @@
 
 using namespace gpuforecast;
 using namespace gpuforecast::ui;
+using gpuforecast::ui::test::shownAt;
 using gpuforecast::ui::test::totals;
 
 namespace {
@@ -434,9 +435,7 @@ private slots:
     {
         ForecastSession session(nullptr, store());
         MainWindow window(&session);
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(shownAt(window, 1280, 800));
         QCOMPARE(session.layout().gpus(), 1LL);
         auto* header = window.findChild<QToolButton*>("parallelHeader");
         auto* tp = window.findChild<QSpinBox*>("tp");
