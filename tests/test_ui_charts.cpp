@@ -1079,6 +1079,22 @@ private slots:
 
     // Eight GPUs' full labels ran into each other and off the plot. Where a label does not fit its
     // bar's slot, every bar shows time and speed-up only, and the hover has the rest.
+    // In a narrow chart the hint wraps instead of being cut ("...a log scale keeps"), and it does
+    // not hold the tab wider than the 640 px a 1024 x 700 window gives it.
+    void compareLogHintWrapsInANarrowChart()
+    {
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"P4", "B200-SXM-180GB", "H100-SXM5-80GB", "T4"});
+        CompareChart compare(&session);
+        QVERIFY(compare.minimumSizeHint().width() <= 640);
+        QVERIFY(shownAt(compare, 640, 500));
+        auto* hint = compare.findChild<QLabel*>("compareLogHint");
+        QVERIFY(hint && hint->isVisible());
+        QVERIFY2(hint->height() >= hint->heightForWidth(hint->width()),
+                 qPrintable(QString("%1 px for %2").arg(hint->height()).arg(hint->heightForWidth(hint->width()))));
+        QVERIFY(hint->geometry().right() < compare.width());
+    }
+
     // A log latency axis keeps a P4 and a B200 both readable; every bar starts below the fastest
     // GPU's time and every label sits above its bar, inside the axis.
     void compareHasALogScale()

@@ -37,8 +37,10 @@ CompareChart::CompareChart(ForecastSession* session, QWidget* parent)
     logHint_->setObjectName("compareLogHint");
     logHint_->setForegroundRole(QPalette::PlaceholderText); // a hint, quieter than the controls
     logHint_->hide();
-    row->addWidget(logHint_);
-    row->addStretch(1);
+    // Wrapped, not held on one line: at 1024 x 700 the line was cut at "a log scale keeps" and
+    // its width set the tab's minimum wider than the window gave it.
+    logHint_->setWordWrap(true);
+    row->addWidget(logHint_, 1);
     logScale_->setObjectName("compareLogScale");
     logScale_->setToolTip(tr("Latency on a log axis, so that GPUs far apart in speed all stay readable"));
     connect(logScale_, &QCheckBox::toggled, this, [this] { rebuild(); });
