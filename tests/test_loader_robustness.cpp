@@ -161,6 +161,9 @@ private slots:
                  std::string("cfg.json: num_hidden_layers: missing (expected a whole number; is the file's "
                              "\"num_hiden_layers\" meant to be it?)"));
         QCOMPARE(error("{" + base + R"(, "notes": 2})"), std::string("cfg.json: num_hidden_layers: missing (expected a whole number)"));
+        // Written as null, the key is there: "missing" sent the user looking for a line in the file.
+        QCOMPARE(error("{" + base + R"(, "num_hidden_layers": null})"),
+                 std::string("cfg.json: num_hidden_layers: null (expected a whole number)"));
     }
 
     void aKeyGivenTwiceIsRefused()

@@ -456,7 +456,7 @@ private slots:
         QTest::newRow("unsupported type") << R"({"model_type": "t5"})" << "model_type: unsupported model type 't5'";
         QTest::newRow("no type") << R"({"architectures": ["Qwen2MoeForCausalLM"]})" << "model_type: missing";
         QTest::newRow("missing heads") << "{" + gpt2 + "}" << "n_head: missing";
-        QTest::newRow("null heads") << "{" + gpt2 + R"(, "n_head": null})" << "n_head: missing";
+        QTest::newRow("null heads") << "{" + gpt2 + R"(, "n_head": null})" << "n_head: null (expected a whole number)";
         QTest::newRow("heads not dividing") << "{" + gpt2 + R"(, "n_head": 5})" << "n_head: 5 heads do not divide";
         QTest::newRow("string layers") << R"({"model_type": "gpt2", "n_layer": "2"})" << "n_layer: expected a number";
         QTest::newRow("negative layers") << R"({"model_type": "gpt2", "n_layer": -2})" << "n_layer: expected a number in";

@@ -74,9 +74,13 @@ const nlohmann::json* find(const nlohmann::json& j, const std::string& key)
 // A required field that is not there, with the object's key it was most likely misspelt as, in the
 // words a spec sheet uses (gpu_spec.cpp):
 // "num_hidden_layers: missing" beside a "num_hiden_layers" left the user to find the typo.
+// A key written as null is there, so it is said to be null, as a spec sheet's is (gpu_spec.cpp):
+// "hidden_size: missing" sent the user looking for a line that was in the file.
 [[noreturn]] void throwMissing(const nlohmann::json& j, const Context& ctx, const std::string& key,
                                const std::string& expected)
 {
+    if (j.is_object() && j.contains(key) && j.at(key).is_null())
+        throwInputError(ctx.source, ctx.name(key), "null (expected " + expected + ")");
     std::vector<std::string> keys;
     if (j.is_object())
         for (const auto& [k, v] : j.items())
