@@ -111,6 +111,8 @@ void OperatorTableView::measureColumns()
     setColumnHidden(OperatorTableModel::Phase, !source_->showsBackwardKernels());
     othersWidth_ = 0;
     for (int column = 0; column < source_->columnCount(); ++column) {
+        if (isColumnHidden(column))
+            continue;
         const int width = contentsWidth(column);
         if (column == OperatorTableModel::Name)
             nameWidth_ = width;
@@ -118,7 +120,7 @@ void OperatorTableView::measureColumns()
             tileWidth_ = width;
         else if (column == OperatorTableModel::Dims)
             dimsWidth_ = width;
-        else if (!isColumnHidden(column)) {
+        else {
             header->resizeSection(column, width);
             othersWidth_ += width;
         }
