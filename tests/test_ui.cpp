@@ -512,7 +512,7 @@ private slots:
     }
 
     // A table a few pixels too wide gives those pixels, not a whole column's worth: Switch's
-    // training step at 1500 px cut 767 names to 149 px beside a Dims column 70 px wider than its
+    // training step at 1500 px cut 767 names to 149 px beside a Dims column 45 px wider than its
     // text. While any name is cut, Dims is no wider than its text, and the columns fill the
     // viewport exactly where they can.
     void operatorTableGivesWayByThePixelsMissing()

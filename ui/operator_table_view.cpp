@@ -138,7 +138,7 @@ void OperatorTableView::fitColumns()
     // with its reduction split, Dims to a product's rows and reduction, and last the name to two
     // thirds of its cap. Each gives only the pixels still missing, so a table a few pixels too
     // wide cuts a few names, not all of them (Switch at 1500 px had cut 767 names to 149 px
-    // beside a Dims column 70 px wider than its text). A column the user dragged keeps its width.
+    // beside a Dims column 45 px wider than its text). A column the user dragged keeps its width.
     const int nameCap = std::max(metrics.horizontalAdvance("attn.rope_q.rotate_half"),
                                  metrics.horizontalAdvance("attn.rope_q.negate_half")) + kCellPadding;
     const int tileCap = metrics.horizontalAdvance("128x128 /10 (as") + kCellPadding;
