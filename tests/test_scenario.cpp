@@ -58,6 +58,24 @@ private slots:
                     .endsWith("(saving the scenario keeps it as it is); gpus lists T4, L4 more than once; each is compared once"));
     }
 
+    // A misspelt field in an embedded sheet ("l1_cache_kbb") was dropped without a word, where
+    // the same sheet imported on its own is named; it is now named beside the scenario's own.
+    void aSheetFieldNoForecastReadsIsNamed()
+    {
+        json j = validScenario();
+        j["custom_gpus"][0]["l1_cache_kbb"] = 1;
+        const Scenario s = scenarioFromJson(j, "s.json");
+        QCOMPARE(QString::fromStdString(scenarioUnreadNote(s).value_or("")),
+                 QString("custom_gpus[0] (mine): l1_cache_kbb (did you mean l1_cache_kb?) is not a spec field; "
+                         "no forecast reads it"));
+        j["my_notes"] = 1;
+        j["gpus"] = json::array({"T4", "mine", "T4"});
+        QCOMPARE(QString::fromStdString(scenarioUnreadNote(scenarioFromJson(j, "s.json")).value_or("")),
+                 QString("my_notes is not a scenario field; it was not read (saving the scenario keeps it as it is); "
+                         "custom_gpus[0] (mine): l1_cache_kbb (did you mean l1_cache_kb?) is not a spec field; no "
+                         "forecast reads it; gpus lists T4 more than once; each is compared once"));
+    }
+
     void parallelLayoutRoundTripsAndDefaultsToOneGpu()
     {
         const Scenario old = scenarioFromJson(validScenario(), "old.json"); // written before multi-GPU

@@ -128,8 +128,18 @@ std::optional<std::string> scenarioUnreadNote(const Scenario& s)
         repeated += (repeated.empty() ? "" : ", ") + id;
     if (!repeated.empty())
         repeated = "gpus lists " + repeated + " more than once; each is compared once";
-    if (s.unreadFields.empty())
-        return repeated.empty() ? std::nullopt : std::optional<std::string>(repeated);
+    // A misspelt field in an embedded sheet was dropped without a word where the same sheet
+    // imported on its own is named (a GUI review: "l1_cache_kbb" in custom_gpus).
+    std::string sheets;
+    for (std::size_t i = 0; i < s.customGpus.size(); ++i)
+        if (const auto note = unreadFieldsNote(s.customGpus[i]))
+            sheets += (sheets.empty() ? "" : "; ") + std::string("custom_gpus[") + std::to_string(i) + "] (" +
+                      s.customGpus[i].id + "): " + *note;
+    const auto join = [](std::string a, const std::string& b) { return a.empty() ? b : b.empty() ? a : a + "; " + b; };
+    if (s.unreadFields.empty()) {
+        const std::string text = join(sheets, repeated);
+        return text.empty() ? std::nullopt : std::optional<std::string>(text);
+    }
     std::vector<std::string> all(std::begin(kScenarioKeys), std::end(kScenarioKeys));
     for (const char* key : kParallelKeys)
         all.push_back(std::string("parallel.") + key);
@@ -142,7 +152,7 @@ std::optional<std::string> scenarioUnreadNote(const Scenario& s)
     const bool one = s.unreadFields.size() == 1;
     return text + (one ? " is not a scenario field; it was not read (saving the scenario keeps it as it is)"
                        : " are not scenario fields; they were not read (saving the scenario keeps them as they are)") +
-           (repeated.empty() ? "" : "; " + repeated);
+           (sheets.empty() ? "" : "; " + sheets) + (repeated.empty() ? "" : "; " + repeated);
 }
 
 nlohmann::json parallelLayoutToJson(const ParallelLayout& l)
