@@ -273,6 +273,16 @@ private slots:
         QVERIFY(again.totalSeconds() > kept.totalSeconds() && again.memory.totalBytes() < kept.memory.totalBytes());
         const QString caption = window.breakdownChart()->plot()->xAxis->label();
         QVERIFY2(caption.contains("training step, checkpointed"), qPrintable(caption));
+        // Fusion is named too, where the CLI's first line names it: an exported chart of a fused
+        // step looked like an unfused one.
+        GraphOptions fused = session.options();
+        fused.fusion = true;
+        QVERIFY(!session.setOptions(fused).has_value());
+        const QString fusedCaption = window.breakdownChart()->plot()->xAxis->label();
+        QVERIFY2(fusedCaption.contains("training step, fused, checkpointed") || fusedCaption.contains("training, fused"),
+                 qPrintable(fusedCaption));
+        fused.fusion = false;
+        QVERIFY(!session.setOptions(fused).has_value());
         QVERIFY(session.toScenario().options.checkpointing);
         GraphOptions inference = kTraining;
         inference.training = false;

@@ -234,13 +234,18 @@ QStringList ChartWidget::scenarioCaptions(const QString& outlined, const QString
     const QString model = session_->modelName();
     // Longest first: in a 1024-px window a parallel layout's caption lost its model name off the
     // left edge.
-    const QString step = !o.training ? tr("inference") : o.checkpointing ? tr("training step, checkpointed") : tr("training step");
+    // Fusion as the CLI's first line says it: an exported chart of a fused run looked like an
+    // unfused one (a GUI review).
+    const QString fused = o.fusion ? tr(", fused") : QString();
+    const QString step = (o.training ? tr("training step") : tr("inference")) + fused +
+                         (o.training && o.checkpointing ? tr(", checkpointed") : QString());
+    const QString shortStep = (o.training ? tr("training") : tr("inference")) + fused;
     // A Hub config in bfloat16 ranks GPUs by a precision it does not run in: the chart says so
     // under its bars (and on an exported image), not only the model panel.
     const ModelConfig& config = session_->model();
     const QString precision = config.saysFp32() ? tr("FP32") : tr("FP32 (config: %1)").arg(QString::fromStdString(config.dtype));
     return {tr("%1, batch %2 x seq %3, %4, %5%6").arg(model).arg(o.batch).arg(o.seq).arg(step, precision, gpus) + outlined,
-            tr("%1, batch %2 x seq %3, %4, %5%6").arg(model).arg(o.batch).arg(o.seq).arg(o.training ? tr("training") : tr("inference"), precision, busiest) + outlinedShort,
+            tr("%1, batch %2 x seq %3, %4, %5%6").arg(model).arg(o.batch).arg(o.seq).arg(shortStep, precision, busiest) + outlinedShort,
             tr("%1, batch %2 x seq %3, %4, FP32%5").arg(model).arg(o.batch).arg(o.seq).arg(o.training ? tr("training") : tr("inference"), busiest) + outlinedShort,
             tr("%1, %2 x %3, %4%5").arg(model).arg(o.batch).arg(o.seq).arg(o.training ? tr("training") : tr("inference"), busiest) + outlinedShort,
             tr("%1, %2 x %3").arg(model).arg(o.batch).arg(o.seq) + outlinedShort,
