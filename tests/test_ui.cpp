@@ -1901,7 +1901,10 @@ private slots:
         QVERIFY(session.loadProblems().front().contains("broken.json"));
         QVERIFY(!session.gpu("broken"));
         MainWindow window(&session);
-        QVERIFY(window.findChild<QLabel*>("loadProblems"));
+        const auto* note = window.findChild<QLabel*>("loadProblems");
+        QVERIFY(note);
+        // The file by name in the status bar, not only in a tooltip a keyboard user cannot open.
+        QCOMPARE(note->text(), QString("Your GPU sheets: a problem with broken.json (hover for details)"));
     }
 
     // Both help options print and exit, with no window and no display: --help-all, which --help

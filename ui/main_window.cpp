@@ -330,7 +330,16 @@ MainWindow::MainWindow(ForecastSession* session, QWidget* parent)
     // Sheets in the user's folder that could not be read, or whose basis is gone, change what is
     // forecast: say so where it stays visible, with every file in the tooltip.
     if (const QStringList problems = session_->loadProblems(); !problems.isEmpty()) {
-        auto* note = new QLabel(tr("Your GPU sheets: %1 problem(s), see the tooltip").arg(problems.size()), this);
+        // The file by name, where only a count had been: "1 problem(s), see the tooltip" told a
+        // keyboard user nothing (a GUI review). Each problem starts with its file's path.
+        const qsizetype end = problems.front().indexOf(".json");
+        const QString first = end < 0 ? QString() : QFileInfo(problems.front().left(end + 5)).fileName();
+        const QString text = first.isEmpty() ? tr("Your GPU sheets: %n problem(s) (hover for details)", nullptr, int(problems.size()))
+                             : problems.size() == 1
+                                 ? tr("Your GPU sheets: a problem with %1 (hover for details)").arg(first)
+                                 : tr("Your GPU sheets: problems with %1 and %n more (hover for details)", nullptr,
+                                      int(problems.size() - 1)).arg(first);
+        auto* note = new QLabel(text, this);
         note->setObjectName("loadProblems");
         note->setStyleSheet("color: #d55e00"); // the charts' vermillion: a warning
         note->setToolTip(problems.join('\n'));
