@@ -575,9 +575,11 @@ private slots:
                  qPrintable(r.err));
         QVERIFY2(r.err.contains("seq"), qPrintable(r.err));
         QVERIFY(QFile::remove(dir.filePath("T4/bert_large-inf-999999999-1.json")));
+        writeRun("T4", "bert_large-inf-512-8"); // read first, and fine
         writeRun("T4", "nosuchmodel-inf-512-8"); // the model comes from the file name too
         r = cli({"evaluate-models", "--in", dir.path()});
         QCOMPARE(r.code, 2);
+        QVERIFY2(r.out.isEmpty(), qPrintable(r.out)); // no table without its last rows and summary
         QVERIFY2(r.err.startsWith("gpuforecast-cli: " + dir.filePath("T4/nosuchmodel-inf-512-8.json") + ": "),
                  qPrintable(r.err));
     }

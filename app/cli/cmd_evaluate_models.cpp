@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <string>
 
 namespace gpuforecast::cli {
 
@@ -33,6 +34,7 @@ int runEvaluateModels(const std::vector<std::string>& args)
     std::map<std::string, std::pair<double, int>> perGpu;
     double sum = 0, worst = 0;
     int n = 0;
+    std::string table; // the rows, written when every run has been read
     for (const MeasuredRun& measuredRun : loadMeasuredRuns(in.string(), "")) {
         const std::string& gpuId = measuredRun.gpu;
         if (auto only = a.value("--gpu"); only && *only != gpuId)
@@ -75,16 +77,20 @@ int runEvaluateModels(const std::vector<std::string>& args)
             throw ForecastError(what.rfind(path.string(), 0) == 0 ? what : path.string() + ": " + what);
         }
         const double err = 100 * (pred - measured) / measured;
-        if (n == 0)
-            std::printf("%-16s %-34s %10s %10s %8s\n", "gpu", "run", "measured", "forecast", "error");
-        std::printf("%-16s %-34s %10.2f %10.2f %+7.1f%%%s\n", gpuId.c_str(), path.stem().string().c_str(), measured, pred,
-                    err, layersNote.c_str());
+        char line[400];
+        std::snprintf(line, sizeof line, "%-16s %-34s %10.2f %10.2f %+7.1f%%%s\n", gpuId.c_str(),
+                      path.stem().string().c_str(), measured, pred, err, layersNote.c_str());
+        table += line;
         sum += std::abs(err);
         worst = std::max(worst, std::abs(err));
         ++n;
         perGpu[gpuId].first += std::abs(err);
         perGpu[gpuId].second += 1;
     }
+    // The table is written once every run has been read: one bad run file had left a script
+    // reading stdout with the rows before it and no summary (a CLI review).
+    if (n > 0)
+        std::printf("%-16s %-34s %10s %10s %8s\n%s", "gpu", "run", "measured", "forecast", "error", table.c_str());
     if (n == 0) // an empty report would read as a perfect score
         throwInputError(in.string(), "--in",
                         a.value("--gpu") ? "no measured runs for GPU '" + *a.value("--gpu") + "' (<gpu>/<run>.json)"
