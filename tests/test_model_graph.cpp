@@ -443,6 +443,33 @@ private slots:
         }
     }
 
+    // A GPT-2 config without n_positions was refused, where transformers takes 1024, or n_ctx,
+    // the older name of the same table; either is said as a default taken. A null is refused.
+    void gpt2PositionsDefaultAsTransformersDoes()
+    {
+        const std::string base = R"("model_type": "gpt2", "n_layer": 2, "n_embd": 64, "n_head": 4, "vocab_size": 100)";
+        const auto read = [&](const std::string& extra) {
+            return modelConfigFromJson(nlohmann::json::parse("{" + base + extra + "}"), "config.json");
+        };
+        const ModelConfig none = read("");
+        QCOMPARE(none.maxPositions, 1024LL);
+        QCOMPARE(none.assumed.size(), std::size_t(1));
+        QCOMPARE(none.assumed[0].field + ": " + none.assumed[0].why, std::string("n_positions: transformers' gpt2 default"));
+        const ModelConfig old = read(R"(, "n_ctx": 512)");
+        QCOMPARE(old.maxPositions, 512LL);
+        QCOMPARE(old.assumed.size(), std::size_t(1));
+        QCOMPARE(old.assumed[0].why, std::string("n_ctx, its older name"));
+        const ModelConfig both = read(R"(, "n_ctx": 512, "n_positions": 2048)");
+        QCOMPARE(both.maxPositions, 2048LL);
+        QVERIFY(both.assumed.empty());
+        try {
+            read(R"(, "n_positions": null)");
+            QFAIL("accepted a null n_positions");
+        } catch (const ForecastError& e) {
+            QVERIFY2(QString(e.what()).contains("n_positions: null"), e.what());
+        }
+    }
+
     void rejectsBadConfigs_data()
     {
         QTest::addColumn<QString>("config");
