@@ -113,18 +113,14 @@ void readGpt2(ModelConfig& c, const json& j, const Context& ctx)
     // transformers' GPT2Config defaults n_positions to 1024, and configs written before it had
     // the name give the same table as n_ctx: an old config was refused for a field it can do
     // without (a CLI review). An explicit null is still refused.
-    if (j.contains("n_positions") || !j.contains("n_ctx")) {
-        if (auto p = json_fields::optionalInteger(j, ctx, "n_positions", 1, kMaxPositions))
-            c.maxPositions = *p;
-        else if (j.contains("n_positions"))
-            c.maxPositions = json_fields::requireInteger(j, ctx, "n_positions", 1, kMaxPositions); // says why
-        else {
-            c.maxPositions = 1024;
-            c.assumed.push_back({"n_positions", c.maxPositions, "transformers' gpt2 default"});
-        }
-    } else {
+    if (j.contains("n_positions")) {
+        c.maxPositions = json_fields::requireInteger(j, ctx, "n_positions", 1, kMaxPositions);
+    } else if (j.contains("n_ctx")) {
         c.maxPositions = json_fields::requireInteger(j, ctx, "n_ctx", 1, kMaxPositions);
         c.assumed.push_back({"n_positions", c.maxPositions, "n_ctx, its older name"});
+    } else {
+        c.maxPositions = 1024;
+        c.assumed.push_back({"n_positions", c.maxPositions, "transformers' gpt2 default"});
     }
     c.activation = activation(j, ctx, "activation_function", "gelu_new");
     c.learnedPositions = true;
