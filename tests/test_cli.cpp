@@ -39,6 +39,25 @@ Run cliReading(const QStringList& args, const QByteArray& input)
 
 const QString kData = GPUFORECAST_TEST_DATA;
 
+// Writes <dir>/data/<name>.csv: 40 timed bmm rows of `gpu`, 16 x m x 512 x m at `flopsPerMs`
+// after 20 us, for `train --data <dir>/data`. With a cuBLAS kernel name `train` also records
+// the GPU and its tiles in its tile table; without one it records none.
+bool writeBmmRows(const QTemporaryDir& dir, const QString& name, const QString& gpu, double flopsPerMs,
+                  const QString& kernel = {})
+{
+    QDir(dir.path()).mkdir("data");
+    QFile csv(dir.filePath("data/" + name + ".csv"));
+    if (!csv.open(QIODevice::WriteOnly))
+        return false;
+    csv.write(kernel.isEmpty() ? "op,gpu,b,m,n,k,h,latency_ms\n" : "op,gpu,b,m,n,k,h,latency_ms,kernel,grid_x,grid_y,grid_z\n");
+    for (int i = 0; i < 40; ++i) {
+        const long long m = 64LL << (i % 6);
+        const QString row = QString("bmm,%1,16,%2,512,%2,,%3").arg(gpu).arg(m).arg(0.02 + 2.0 * 16 * m * 512 * m / flopsPerMs);
+        csv.write((row + (kernel.isEmpty() ? QString() : "," + kernel + ",1,1,16") + "\n").toUtf8());
+    }
+    return true;
+}
+
 // `kernels --details` on the given CSV text: its output lines, header first (none on failure).
 QList<QByteArray> detailsOf(const QByteArray& csv)
 {
@@ -67,6 +86,19 @@ bool writeEditedSheet(const QString& gpu, const QByteArray& from, const QByteArr
     text.replace(from, to);
     QFile out(path);
     return out.open(QIODevice::WriteOnly) && out.write(text) == text.size();
+}
+
+// A bundled GPU's sheet as JSON (empty when it cannot be read), and a sheet written to `path`.
+QJsonObject bundledSheet(const QString& gpu)
+{
+    QFile in(QString(GPUFORECAST_RESOURCES) + "/gpus/" + gpu + ".json");
+    return in.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(in.readAll()).object() : QJsonObject();
+}
+
+bool writeSheet(const QString& path, const QJsonObject& sheet)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(sheet).toJson()) > 0;
 }
 
 } // namespace
@@ -361,11 +393,11 @@ private slots:
         QVERIFY2(lines[2].contains(",memory,"), lines[2].constData()); // the warp kernel keeps its row
     }
 
-    // --details gives the wave count each forecast was priced at: an A10 bmm of one wave of 128x128
+    // --details gives the wave count each forecast was priced at: an L4 bmm of one wave of 128x128
     // tiles is priced as two (its tiles on half the SMs came out faster); a softmax at its own.
     void detailsGiveTheWavesEachForecastWasPricedAt()
     {
-        const QList<QByteArray> lines = detailsOf("op,gpu,b,m,n,k,h\nbmm,A10,1,384,64,384,\n"
+        const QList<QByteArray> lines = detailsOf("op,gpu,b,m,n,k,h\nbmm,L4,1,384,64,384,\n"
                                                   "softmax,V100-PCIE-32GB,65536,,,,1024\n");
         QCOMPARE(lines.size(), 3);
         const QList<QByteArray> header = lines[0].split(',');
@@ -537,15 +569,7 @@ private slots:
                                                    "[0-9]+ tile rows")),
                  qPrintable(r.err));
         // bmm trained on data without kernel names has no tile rows to keep: that folder forecasts.
-        QDir(dir.path()).mkdir("data");
-        QFile csv(dir.filePath("data/mine.csv"));
-        QVERIFY(csv.open(QIODevice::WriteOnly));
-        csv.write("op,gpu,b,m,n,k,h,latency_ms\n");
-        for (int i = 0; i < 40; ++i) {
-            const long long m = 64LL << (i % 6);
-            csv.write(QString("bmm,A100-PCIE-40GB,16,%1,512,%1,,%2\n").arg(m).arg(0.02 + 2.0 * 16 * m * 512 * m / 15e9).toUtf8());
-        }
-        csv.close();
+        QVERIFY(writeBmmRows(dir, "mine", "A100-PCIE-40GB", 15e9));
         const Run trained = cli({"train", "--data", dir.filePath("data"), "--out", dir.filePath("w"), "--epochs", "2", "--ensemble", "1"});
         QVERIFY2(trained.code == 0, qPrintable(trained.err));
         const Run own = cli({"predict", "--model", "gpt2_large", "--gpu", "T4", "--seq", "128", "--weights", dir.filePath("w")});
@@ -1125,20 +1149,65 @@ private slots:
         QVERIFY(none["config_assumed"].toArray().isEmpty());
     }
 
-    // A GPU that borrows a slot-powered card's GEMM efficiency says its GEMMs may be faster.
-    void predictCautionsAgainstASlotPoweredDonor()
+    // A GPU beyond the measured range borrows from a measured card of its kernel family and power
+    // feed, else the newest of its feed; one that can only borrow a slot-powered card's efficiency
+    // says its GEMMs may be faster.
+    void predictBorrowsFromACardOfItsPowerFeed()
     {
-        const auto donorNote = [&](const char* gpu) {
-            const Run r = cli({"predict", "--model", "gpt2_large", "--gpu", gpu, "--seq", "128", "--json"});
+        const auto donorNote = [&](const char* gpu, QStringList extra = {}) {
+            const Run r = cli(QStringList{"predict", "--model", "gpt2_large", "--gpu", gpu, "--seq", "128", "--json"} + extra);
             return QJsonDocument::fromJson(r.out.toUtf8()).object().value("gemm_efficiency_from").toObject();
         };
-        const QJsonObject rtx = donorNote("RTX-4090"), l4 = donorNote("L4"), h100 = donorNote("H100-SXM5-80GB");
-        QVERIFY(!rtx.isEmpty() && !l4.isEmpty() && !h100.isEmpty()); // all three borrow
-        QVERIFY2(rtx.value("caution").toString().contains("T4 is a 70 W card"), qPrintable(rtx.value("caution").toString()));
-        QVERIFY(l4.contains("caution") && l4.value("caution").isNull()); // itself slot-powered
-        QVERIFY(h100.value("caution").isNull());                         // borrows the A100's
-        const Run text = cli({"predict", "--model", "gpt2_large", "--gpu", "L40S", "--seq", "128"});
+        const QJsonObject rtx = donorNote("RTX-4090"), l4 = donorNote("L4"), h100 = donorNote("H100-SXM5-80GB"),
+                          mi100 = donorNote("MI100");
+        QVERIFY(!rtx.isEmpty() && !l4.isEmpty() && !h100.isEmpty() && !mi100.isEmpty()); // all four borrow
+        QCOMPARE(rtx.value("gpu").toString(), QString("A100-PCIE-40GB")); // Ada runs Ampere's kernels
+        QVERIFY2(rtx.value("text").toString().contains("the measured GPU of its GEMM kernel family (ampere)"),
+                 qPrintable(rtx.value("text").toString()));
+        QCOMPARE(h100.value("gpu").toString(), QString("A100-PCIE-40GB"));
+        QCOMPARE(l4.value("gpu").toString(), QString("T4")); // 72 W: the newest slot-powered card
+        QVERIFY2(l4.value("text").toString().contains("like this one, draws 75 W or less"), qPrintable(l4.value("text").toString()));
+        QCOMPARE(mi100.value("gpu").toString(), QString("A100-PCIE-40GB")); // no NVIDIA family: the newest of its feed
+        for (const QJsonObject& o : {rtx, l4, h100, mi100})
+            QVERIFY(o.contains("caution") && o.value("caution").isNull());
+
+        // Weights trained on a slot-powered card alone leave a 450 W card nothing else to borrow.
+        QTemporaryDir dir;
+        QVERIFY(writeBmmRows(dir, "t4", "T4", 4e9, "volta_sgemm_64x64_nn"));
+        const Run trained = cli({"train", "--data", dir.filePath("data"), "--out", dir.filePath("w"), "--epochs", "2", "--ensemble", "1"});
+        QVERIFY2(trained.code == 0, qPrintable(trained.err));
+        const QJsonObject onT4 = donorNote("RTX-4090", {"--weights", dir.filePath("w")});
+        QCOMPARE(onT4.value("gpu").toString(), QString("T4"));
+        QVERIFY2(onT4.value("text").toString().contains("none measured draws more than 75 W"), qPrintable(onT4.value("text").toString()));
+        QVERIFY2(onT4.value("caution").toString().contains("T4 is a 70 W card"), qPrintable(onT4.value("caution").toString()));
+        const Run text = cli({"predict", "--model", "gpt2_large", "--gpu", "L40S", "--seq", "128", "--weights", dir.filePath("w")});
         QVERIFY2(text.out.contains("GEMMs may run faster than forecast"), qPrintable(text.out));
+    }
+
+    // A sheet of an A100 with its 80 GB beyond the measured memory per SM borrows an efficiency;
+    // walked down in bandwidth it once borrowed the A100's, then P100's, then V100's, nearest in
+    // per-SM rates by turns: Llama 3 8B took 2043 ms at 1500 GB/s and 3178 ms at 1350, then 1849 at
+    // 1300. Less bandwidth never forecasts faster now, and the donor stays the A100.
+    void aBandwidthWalkKeepsItsEfficiencyDonor()
+    {
+        QTemporaryDir dir;
+        QJsonObject sheet = bundledSheet("A100-SXM4-80GB");
+        QVERIFY(!sheet.isEmpty());
+        sheet["id"] = "My A100";
+        sheet["name"] = "An A100 of my own";
+        double previous = 0;
+        for (double bw : {2039, 1500, 1450, 1350, 1300, 1100}) {
+            sheet["memory_bandwidth_gbps"] = bw;
+            const QString path = dir.filePath(QString("a100_%1.json").arg(bw));
+            QVERIFY(writeSheet(path, sheet));
+            const Run r = cli({"predict", "--model", "llama3_8b", "--seq", "512", "--batch", "4", "--gpu", path, "--json"});
+            QCOMPARE(r.code, 0);
+            const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+            QCOMPARE(o["gemm_efficiency_from"].toObject()["gpu"].toString(), QString("A100-PCIE-40GB"));
+            const double ms = o["e2e_ms"].toDouble();
+            QVERIFY2(ms >= previous, qPrintable(QString("%1 GB/s: %2 ms, faster than %3 ms with more").arg(bw).arg(ms).arg(previous)));
+            previous = ms;
+        }
     }
 
     // A sheet file that is no measured GPU, names no basis and needs no donor is read as new: said.

@@ -1401,9 +1401,12 @@ private slots:
         QVERIFY2(window.whatIfPanel()->coverageText().contains("taken from T4"),
                  qPrintable(window.whatIfPanel()->coverageText()));
         QVERIFY(!window.whatIfPanel()->coverageText().contains("slot alone")); // L4 is slot-powered too
-        window.whatIfPanel()->setGpu("L40S"); // 350 W on a 70 W card's efficiency: said to be likely slow
-        QVERIFY2(window.whatIfPanel()->coverageText().contains("T4 is a 70 W card powered by its slot alone"),
+        QVERIFY2(window.whatIfPanel()->coverageText().contains("like this one, draws 75 W or less"),
                  qPrintable(window.whatIfPanel()->coverageText()));
+        window.whatIfPanel()->setGpu("L40S"); // 350 W: the A100's efficiency, whose kernels Ada runs
+        QVERIFY2(window.whatIfPanel()->coverageText().contains("taken from A100-PCIE-40GB, the measured GPU of its GEMM kernel family"),
+                 qPrintable(window.whatIfPanel()->coverageText()));
+        QVERIFY(!window.whatIfPanel()->coverageText().contains("slot alone"));
         window.whatIfPanel()->setGpu("A100-PCIE-80GB");
         QVERIFY(window.whatIfPanel()->coverageText().contains("taken from A100-PCIE-40GB"));
         window.whatIfPanel()->setGpu("V100-PCIE-32GB"); // trained on
@@ -1589,8 +1592,9 @@ private slots:
             session.setSelectedGpus({"L40S", "P4", "T4"});
             auto three = csv::parse(comparisonCsv(session, "T4"), "comparison.csv");
             QCOMPARE(three.size(), std::size_t(4));
-            QCOMPARE(three[1][col("coverage")], std::string("beyond")); // on T4's efficiency, and cautioned
-            QVERIFY2(three[1][col("caution")].find("powered by its slot alone") != std::string::npos, three[1][col("caution")].c_str());
+            QCOMPARE(three[1][col("coverage")], std::string("beyond")); // on the A100's efficiency: no caution
+            QCOMPARE(three[1][col("gemm_efficiency_from")], std::string("A100-PCIE-40GB"));
+            QVERIFY2(three[1][col("caution")].empty(), three[1][col("caution")].c_str());
             // P4, forecast by networks trained without it, lies beyond the other four: on T4's too.
             QCOMPARE(three[2][col("coverage")], std::string("beyond"));
             QCOMPARE(three[3][col("coverage")], std::string("within"));

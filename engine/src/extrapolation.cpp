@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string_view>
+#include <tuple>
 
 namespace gpuforecast {
 
@@ -144,6 +145,53 @@ bool isMeasuredGpuAsTrained(const GpuSpec& gpu, const std::vector<ReferenceGpu>&
     return std::any_of(measured.begin(), measured.end(), [&](const ReferenceGpu& m) { return isTrainedOn(gpu, m); });
 }
 
+namespace {
+
+bool slotPowered(double watts) { return watts > 0 && watts <= kSlotPowerLimitW; }
+
+// Whose learned efficiency a GPU beyond the measured range borrows, best first: a measured GPU of
+// its SM generation's GEMM kernel family and power feed (an A100 with more memory is still an
+// A100); else the newest of its power feed; else the newest. Newest, not nearest in per-SM
+// rates: leave one out, each full-power GPU forced to borrow whole, the newest other full-power
+// one carried whole models within 3 points of the GPU's own networks (A100 through V100 4.7%,
+// V100 through A100 10.0%, P100 through A100 10.1%) while the nearest in rates, P100 for both
+// the A100 and V100, missed by 30% and 35%; and nearness flipped the donor of an A100 sheet
+// between V100, P100 and the A100 as its bandwidth walked from 1300 to 1500 GB/s, a 55% jump.
+// docs/accuracy.md (*Beyond the measured GPUs*) has the whole table.
+struct DonorRank {
+    int tier;   // 0 family and feed, 1 feed, 2 any
+    double age; // minus the launch year: newest first
+    double distance;
+    std::string_view id;
+    auto key() const { return std::tie(tier, age, distance, id); }
+};
+
+DonorRank donorRank(const GpuSpec& gpu, const ReferenceGpu& m)
+{
+    // A sheet without its board power (the field is optional) takes its efficiency basis's, and
+    // one with neither is read as a card with its own power feed, as every bundled part above
+    // 75 W is.
+    const double watts = gpu.tdpW > 0 ? gpu.tdpW : gpu.efficiencySheet().tdpW;
+    const bool sameFeed = slotPowered(watts) == slotPowered(m.tdpW);
+    const std::string family = gemmKernelFamily(gpu.architecture);
+    const bool sameFamily = !family.empty() && family == gemmKernelFamily(m.architecture);
+    return {sameFeed ? (sameFamily ? 0 : 1) : 2, -m.launchYear, perSmRateDistance(gpu, m), m.id};
+}
+
+std::string donorReason(int tier, const GpuSpec& gpu, const ReferenceGpu& m)
+{
+    if (tier == 0) // cuBLAS's name for it: Hopper and Ada run ampere_sgemm kernels
+        return "the measured GPU of its GEMM kernel family (" + gemmKernelFamily(m.architecture) + ")";
+    const double watts = gpu.tdpW > 0 ? gpu.tdpW : gpu.efficiencySheet().tdpW;
+    const char* draw = slotPowered(watts) ? "75 W or less" : "more than 75 W";
+    if (tier == 2)
+        return std::string("the newest measured GPU (none measured draws ") + draw + ", as this one does)";
+    return std::string("the newest measured GPU that, like this one, draws ") + draw +
+           (watts > 0 ? "" : " (the sheet gives no board power: read as more than 75 W)");
+}
+
+} // namespace
+
 std::optional<GemmEfficiencyDonor> gemmEfficiencyDonor(const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured,
                                                        double tolerance)
 {
@@ -159,16 +207,21 @@ std::optional<GemmEfficiencyDonor> gemmEfficiencyDonor(const GpuSpec& gpu, const
         return std::nullopt;
     if (!(outside > tolerance) || !(tolerance > 1))
         return std::nullopt;
-    std::optional<GemmEfficiencyDonor> best;
-    double bestD = INFINITY;
+    const ReferenceGpu* best = nullptr;
+    std::optional<DonorRank> bestRank;
     for (const auto& m : measured) {
-        const double d = perSmRateDistance(gpu, m);
-        if (d < bestD) {
-            bestD = d;
-            best = GemmEfficiencyDonor{m, std::min(1.0, std::log(outside / tolerance) / std::log(tolerance))};
+        if (!usable(perSm(m)))
+            continue;
+        const DonorRank rank = donorRank(gpu, m);
+        if (!bestRank || rank.key() < bestRank->key()) {
+            best = &m;
+            bestRank = rank;
         }
     }
-    return best;
+    if (!best)
+        return std::nullopt;
+    return GemmEfficiencyDonor{*best, std::min(1.0, std::log(outside / tolerance) / std::log(tolerance)),
+                               donorReason(bestRank->tier, gpu, *best)};
 }
 
 SpecCoverage specCoverage(const GpuSpec& sheet, const std::vector<ReferenceGpu>& measured)
@@ -240,8 +293,8 @@ double perSmRateDistance(const GpuSpec& gpu, const ReferenceGpu& measured)
 std::string describeDonor(const GemmEfficiencyDonor& donor)
 {
     char text[200];
-    std::snprintf(text, sizeof text, "GEMM efficiency taken from %s, the nearest measured GPU (weight %.0f%%)",
-                  donor.gpu.id.c_str(), 100 * donor.weight);
+    std::snprintf(text, sizeof text, "GEMM efficiency taken from %s, %s (weight %.0f%%)", donor.gpu.id.c_str(),
+                  donor.reason.empty() ? "a measured GPU" : donor.reason.c_str(), 100 * donor.weight);
     return text;
 }
 

@@ -398,7 +398,7 @@ std::string TileDatabase::serialize() const
     os.precision(10);
     for (const auto& g : gpus_)
         os << "#gpu," << g.id << ',' << g.smCount << ',' << g.fp32Gflops << ',' << g.bandwidthGBps << ','
-           << g.l2CacheMb << ',' << g.launchYear << ',' << g.memoryGb << ',' << csvSafe(g.architecture) << '\n';
+           << g.l2CacheMb << ',' << g.launchYear << ',' << g.memoryGb << ',' << csvSafe(g.architecture) << ',' << g.tdpW << '\n';
     os << "gpu,op,b,m,n,k,along_k,along_m,split\n";
     for (const auto& [key, v] : entries_)
         for (const auto& e : v.entries)
@@ -462,13 +462,14 @@ TileDatabase TileDatabase::parse(const std::string& text, const std::string& sou
         const auto where = [&] { return "line " + std::to_string(lineNo); };
         try {
             if (line[0] == '#') {
-                // 7 and 8 fields: files written before <memory> and <architecture> were recorded
-                if (f.size() < 7 || f.size() > 9 || f[0] != "#gpu")
+                // 7 to 9 fields: files written before <memory>, <architecture> and <tdp> were recorded
+                if (f.size() < 7 || f.size() > 10 || f[0] != "#gpu")
                     throwInputError(source, where(),
-                                    "expected #gpu,<id>,<sm>,<fp32>,<bw>,<l2>,<year>,<memory>,<architecture>");
+                                    "expected #gpu,<id>,<sm>,<fp32>,<bw>,<l2>,<year>,<memory>,<architecture>,<tdp>");
                 db.addGpu({std::string(f[1]), cellNumber<double>(f[2]), cellNumber<double>(f[3]),
                            cellNumber<double>(f[4]), cellNumber<double>(f[5]), cellNumber<double>(f[6]),
-                           f.size() >= 8 ? cellNumber<double>(f[7]) : 0.0, f.size() == 9 ? std::string(f[8]) : std::string()});
+                           f.size() >= 8 ? cellNumber<double>(f[7]) : 0.0, f.size() >= 9 ? std::string(f[8]) : std::string(),
+                           f.size() == 10 ? cellNumber<double>(f[9]) : 0.0});
                 continue;
             }
             if (f.size() != 9)

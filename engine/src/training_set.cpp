@@ -49,7 +49,7 @@ TileDatabase buildTileDatabase(const std::vector<KernelTable>& tables, const std
                 tile->reductionSplit = int(std::clamp<long long>(meas.gridZ / row.kernel.b, 1, 1024));
             if (const GpuSpec* g = findGpu(catalog, row.gpu))
                 db.addGpu({g->id, g->smCount, g->fp32Gflops, g->memoryBandwidthGBps, g->l2CacheMb, g->launchYear, g->memoryGb,
-                           g->architecture});
+                           g->architecture, g->tdpW});
             db.add(row.gpu, row.kernel.opClass, row.kernel.b, row.kernel.m, row.kernel.n, row.kernel.k, *tile);
         }
     }

@@ -34,9 +34,11 @@ std::vector<SpecExtrapolation> specExtrapolation(const GpuSpec& gpu, const std::
 // GPUs, per-SM ratios far outside the measured range mostly tell the networks which GPU a kernel
 // ran on, and their answer there is arbitrary (an L4 forecast at 15% of its FP32 peak, below the
 // T4's efficiency; an A100-80GB 13% faster than the 40 GB part on compute-bound GEMMs because its
-// memory per SM is larger). Instead such a GPU borrows the learned GEMM efficiency of its nearest
-// measured GPU (log distance over FP32 and bandwidth per SM): the networks see that GPU's
-// sheet, tiles and waves, and the fraction of the roofline they predict is applied to the GPU's
+// memory per SM is larger). Instead such a GPU borrows the learned GEMM efficiency of a measured
+// GPU: one of its SM generation's kernel family and power feed, else the newest of its power feed
+// (slot alone, 75 W or less, or its own), else the newest; `reason` says which. The networks see
+// that GPU's sheet on the GPU's own tiles and waves, and the fraction of the roofline they predict
+// is applied to the GPU's
 // own roofline and waves. The donor's weight rises from 0 at `tolerance` outside the measured
 // range to 1 at tolerance^2 (utilization = own^(1-w) x donor^w), so a what-if slider that walks a
 // spec out of the range moves the forecast continuously. Within the tolerance the networks keep
@@ -44,8 +46,8 @@ std::vector<SpecExtrapolation> specExtrapolation(const GpuSpec& gpu, const std::
 // own features and to 21% when it borrowed from V100 (the nearest, but not power-limited).
 // How unlike `measured` is from `gpu` in the rates the GEMM networks read: the squared log ratios
 // of FP32 (matrix) peak and of bandwidth, both per SM. Infinite when either lacks them. The
-// efficiency donor and the reference GPU for tiles (TileDatabase::referenceFor) are both the
-// measured GPU nearest by this distance.
+// reference GPU for tiles (TileDatabase::referenceFor) is the nearest by it within the kernel
+// family; the efficiency donor uses it only to break a tie between GPUs of the same launch year.
 double perSmRateDistance(const GpuSpec& gpu, const ReferenceGpu& measured);
 
 // Whether `gpu` is one of `measured` as the networks were trained on it: the same id and every
@@ -55,7 +57,8 @@ bool isMeasuredGpuAsTrained(const GpuSpec& gpu, const std::vector<ReferenceGpu>&
 
 struct GemmEfficiencyDonor {
     ReferenceGpu gpu;
-    double weight = 0; // in (0, 1]
+    double weight = 0;  // in (0, 1]
+    std::string reason; // why this one, for people: "the newest measured GPU with its own power feed"
 };
 std::optional<GemmEfficiencyDonor> gemmEfficiencyDonor(const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured,
                                                        double tolerance = kExtrapolationTolerance);
@@ -84,7 +87,9 @@ std::string describeDonor(const GemmEfficiencyDonor& donor);
 // `linear` kernels reach 0.50 of FP32 peak at 64 us of roofline time and 0.36-0.39 beyond 1 ms,
 // P4's fall from 0.40 to 0.19, while the measured cards with their own power feed hold 0.6-0.9
 // (docs/accuracy.md, twenty-fifth round).
-// A GPU of more than 75 W that borrows such a card's efficiency is likely forecast slow: held out,
+// The donor rule keeps a GPU of more than 75 W off such a card whenever one with its own power feed
+// was measured, but a --weights folder trained only on slot-powered cards has none. A GPU of
+// more than 75 W that borrows such a card's efficiency is likely forecast slow: held out,
 // the A100 forecast through T4's came out 58% slow on its `linear` training kernels. One line for
 // people when that is the case; nothing when it is not or either board power is unknown. `donor`
 // is the measured GPU's own sheet (the bundled one: a user's edit of it does not change what the

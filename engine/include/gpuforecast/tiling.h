@@ -66,6 +66,7 @@ struct ReferenceGpu {
     double launchYear = 0;
     double memoryGb = 0;        // 0 in tile files written before it was recorded
     std::string architecture{}; // "" in tile files written before it was recorded
+    double tdpW = 0;            // board power; 0 in tile files written before it was recorded
 };
 
 class TileDatabase {
