@@ -1,5 +1,6 @@
 #include "roofline_chart.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "breakdown_chart.h"
@@ -22,6 +23,48 @@ std::optional<RooflinePoint> rooflinePoint(const OpForecast& op)
     return RooflinePoint{QString::fromStdString(op.op.node), k.opClass, k.flops() / k.bytes(),
                          k.flops() / op.forecast.seconds / 1e9, op.forecast.utilization,
                          QString::fromLatin1(op.forecast.boundName()), op.forecast.heldAtRoofline()};
+}
+
+// What the dots leave out: kernels that do no FLOPs (a mask copy, an embedding gather) have no
+// arithmetic intensity to sit at, but a teacher reading the chart should know they take time.
+struct NotDrawn {
+    QStringList names; // largest first
+    double share = 0;  // of the step
+};
+
+NotDrawn notDrawn(const ModelForecast& forecast)
+{
+    std::vector<const OpForecast*> left;
+    for (const auto& op : forecast.ops)
+        if (!rooflinePoint(op) && op.totalSeconds() > 0)
+            left.push_back(&op);
+    std::stable_sort(left.begin(), left.end(),
+                     [](const OpForecast* a, const OpForecast* b) { return a->totalSeconds() > b->totalSeconds(); });
+    NotDrawn out;
+    for (const OpForecast* op : left) {
+        out.names << QString::fromStdString(op->op.node);
+        out.share += forecast.totalSeconds() > 0 ? op->totalSeconds() / forecast.totalSeconds() : 0;
+    }
+    return out;
+}
+
+// The corner note's forms, longest first, for fitItemText: whose kernels the dots are and, on a
+// second line, what they leave out.
+QStringList dotsOwnerForms(const QString& gpu, const NotDrawn& left)
+{
+    const QStringList owner{RooflineChart::tr("dots: kernels on %1").arg(gpu), RooflineChart::tr("dots: %1").arg(gpu), gpu};
+    if (left.names.isEmpty())
+        return owner;
+    const QString percent = QString::number(100 * left.share, 'f', 1) + "%";
+    const QString named = left.names.size() <= 2 ? left.names.join(", ") : left.names.front() + RooflineChart::tr(" and %1 more").arg(left.names.size() - 1);
+    const QStringList second{RooflineChart::tr("not drawn: %1 (no FLOPs, %2 of the step)").arg(named, percent),
+                             RooflineChart::tr("not drawn: %1 of the step (no FLOPs)").arg(percent),
+                             RooflineChart::tr("%1 not drawn").arg(percent)};
+    QStringList forms; // the owner in full first: a shorter second line before a shorter first
+    for (int i = 0; i + 1 < int(owner.size()); ++i)
+        for (const QString& line : second)
+            forms << owner[i] + "\n" + line;
+    return forms << owner.back();
 }
 
 } // namespace
@@ -129,8 +172,9 @@ void RooflineChart::rebuild()
         dotsOwner_->position->setType(QCPItemPosition::ptAxisRectRatio);
         dotsOwner_->position->setCoords(0.02, 0.02);
         dotsOwner_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        dotsOwner_->setTextAlignment(Qt::AlignLeft); // its second line starts under the first
         dotsOwner_->setColor(plot_->xAxis->tickLabelColor());
-        dotsOwnerForms_ = QStringList{tr("dots: kernels on %1").arg(gpu), tr("dots: %1").arg(gpu), gpu};
+        dotsOwnerForms_ = dotsOwnerForms(gpu, notDrawn(*shown));
         dotsOwner_->setText(dotsOwnerForms_.front());
     }
     plot_->xAxis->setLabel(xLabels_.front());
