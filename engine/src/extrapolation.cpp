@@ -149,6 +149,10 @@ namespace {
 
 bool slotPowered(double watts) { return watts > 0 && watts <= kSlotPowerLimitW; }
 
+// A sheet without its board power (the field is optional) takes its efficiency basis's; 0 when
+// neither gives it.
+double boardPowerW(const GpuSpec& gpu) { return gpu.tdpW > 0 ? gpu.tdpW : gpu.efficiencySheet().tdpW; }
+
 // Whose learned efficiency a GPU beyond the measured range borrows, best first: a measured GPU of
 // its SM generation's GEMM kernel family and power feed (an A100 with more memory is still an
 // A100); else the newest of its power feed; else the newest. Newest, not nearest in per-SM
@@ -168,11 +172,9 @@ struct DonorRank {
 
 DonorRank donorRank(const GpuSpec& gpu, const ReferenceGpu& m)
 {
-    // A sheet without its board power (the field is optional) takes its efficiency basis's, and
-    // one with neither is read as a card with its own power feed, as every bundled part above
-    // 75 W is.
-    const double watts = gpu.tdpW > 0 ? gpu.tdpW : gpu.efficiencySheet().tdpW;
-    const bool sameFeed = slotPowered(watts) == slotPowered(m.tdpW);
+    // A sheet that gives no board power is read as a card with its own power feed, as every
+    // bundled part above 75 W is.
+    const bool sameFeed = slotPowered(boardPowerW(gpu)) == slotPowered(m.tdpW);
     const std::string family = gemmKernelFamily(gpu.architecture);
     const bool sameFamily = !family.empty() && family == gemmKernelFamily(m.architecture);
     return {sameFeed ? (sameFamily ? 0 : 1) : 2, -m.launchYear, perSmRateDistance(gpu, m), m.id};
@@ -182,7 +184,7 @@ std::string donorReason(int tier, const GpuSpec& gpu, const ReferenceGpu& m)
 {
     if (tier == 0) // cuBLAS's name for it: Hopper and Ada run ampere_sgemm kernels
         return "the measured GPU of its GEMM kernel family (" + gemmKernelFamily(m.architecture) + ")";
-    const double watts = gpu.tdpW > 0 ? gpu.tdpW : gpu.efficiencySheet().tdpW;
+    const double watts = boardPowerW(gpu);
     const char* draw = slotPowered(watts) ? "75 W or less" : "more than 75 W";
     if (tier == 2)
         return std::string("the newest measured GPU (none measured draws ") + draw + ", as this one does)";
@@ -302,8 +304,7 @@ std::optional<std::string> slotPoweredDonorCaution(const GpuSpec& gpu, const Gpu
 {
     if (!(donorWeight >= 0.5))
         return std::nullopt;
-    // A sheet without its board power (the field is optional) takes its efficiency basis's.
-    const double watts = gpu.tdpW > 0 ? gpu.tdpW : gpu.efficiencySheet().tdpW;
+    const double watts = boardPowerW(gpu);
     if (!(donor.tdpW > 0 && donor.tdpW <= kSlotPowerLimitW && watts > kSlotPowerLimitW))
         return std::nullopt;
     const auto w = [](double x) { return std::to_string(static_cast<long long>(std::lround(x))) + " W"; };
