@@ -45,6 +45,18 @@ private slots:
         QCOMPARE(t.rows[0].kernel.h, 64LL);
     }
 
+    // What is read is trimmed; what is passed through to `kernels --out` is the row as written, so
+    // a free-text column keeps its spacing (it had come out as "two  spaces").
+    void rowsPassThroughAsWritten()
+    {
+        const auto t = parseKernelTable("op,gpu,b,m,n,k,h,note\nbmm, T4 ,4,128,64,128,,  two  spaces \n", "t.csv",
+                                        TableContent::InputsOnly);
+        QCOMPARE(t.header.back(), std::string("note"));
+        QCOMPARE(t.rows[0].gpu, std::string("T4"));
+        QCOMPARE(t.rows[0].cells[1], std::string(" T4 "));
+        QCOMPARE(t.rows[0].cells[7], std::string("  two  spaces "));
+    }
+
     void inputsOnlyIgnoresMeasurements()
     {
         const auto t = parseKernelTable("op,gpu,b,m,n,k,h,latency_ms\nbmm,T4,2,3,4,5,,0.1\nsoftmax,T4,8,,,,64,\n", "t.csv",

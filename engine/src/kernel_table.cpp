@@ -12,6 +12,24 @@
 namespace gpuforecast {
 namespace {
 
+// Blanks around a cell are the writer's layout ("op, gpu, b"), not its value: " 1" was read as 1
+// (strtoll skips them) but " T4" was an unknown GPU and "1 " no number. Only the cells the reader
+// reads are trimmed; a row is passed through to the output as it was written.
+std::string trimmed(const std::string& cell)
+{
+    const auto first = cell.find_first_not_of(" \t");
+    return first == std::string::npos ? std::string() : cell.substr(first, cell.find_last_not_of(" \t") - first + 1);
+}
+
+std::vector<std::string> trimmedCells(const std::vector<std::string>& row)
+{
+    std::vector<std::string> out;
+    out.reserve(row.size());
+    for (const auto& cell : row)
+        out.push_back(trimmed(cell));
+    return out;
+}
+
 long long parseDim(const std::string& s, const std::string& source, const std::string& where)
 {
     if (s.empty())
@@ -52,20 +70,13 @@ KernelTable parseKernelTable(const std::string& text, const std::string& source,
     if (body.substr(0, 3) == "\xEF\xBB\xBF")
         body.remove_prefix(3);
     auto rows = csv::parse(body, source);
-    // Blanks around a cell are the writer's layout ("op, gpu, b"), not its value: " 1" was read
-    // as 1 (strtoll skips them) but " T4" was an unknown GPU and "1 " no number.
-    for (auto& row : rows)
-        for (auto& cell : row) {
-            const auto first = cell.find_first_not_of(" \t");
-            cell = first == std::string::npos ? std::string() : cell.substr(first, cell.find_last_not_of(" \t") - first + 1);
-        }
     // A line of blanks is an empty line, which the reader skips ("expected 7 columns, got 1").
-    std::erase_if(rows, [](const std::vector<std::string>& row) { return row.size() == 1 && row.front().empty(); });
+    std::erase_if(rows, [](const std::vector<std::string>& row) { return row.size() == 1 && trimmed(row.front()).empty(); });
     if (rows.empty())
         throwInputError(source, "header", "empty file (expected a header op,gpu,b,m,n,k,h)");
     KernelTable t;
     t.source = source;
-    t.header = std::move(rows.front());
+    t.header = trimmedCells(rows.front());
     // A column that is read must be there once: with two 'm' columns either choice could be the
     // wrong one, and a forecast of the other's shape would look just as plausible.
     auto optional = [&](const char* name) {
@@ -93,7 +104,7 @@ KernelTable parseKernelTable(const std::string& text, const std::string& source,
     }
     t.rows.reserve(rows.size() - 1);
     for (std::size_t r = 1; r < rows.size(); ++r) {
-        auto& cells = rows[r];
+        const std::vector<std::string> cells = trimmedCells(rows[r]);
         const std::string line = "line " + std::to_string(r + 1);
         if (cells.size() != t.header.size())
             throwInputError(source, line, "expected " + std::to_string(t.header.size()) + " columns, got " +
@@ -141,7 +152,7 @@ KernelTable parseKernelTable(const std::string& text, const std::string& source,
             }
             t.measurements.push_back(std::move(m));
         }
-        row.cells = std::move(cells);
+        row.cells = std::move(rows[r]); // as written: a note column keeps its spacing
         t.rows.push_back(std::move(row));
     }
     return t;
