@@ -4,6 +4,7 @@
 #include "breakdown_chart.h"
 #include "chart_style.h"
 #include "compare_chart.h"
+#include "csv_export.h"
 #include "forecast_session.h"
 #include "gpu_list_model.h"
 #include "main_window.h"
@@ -16,6 +17,7 @@
 #include "waves_chart.h"
 #include "what_if_panel.h"
 
+#include "gpuforecast/csv.h"
 #include "gpuforecast/file_io.h"
 
 #include <nlohmann/json.hpp>
@@ -389,6 +391,48 @@ private slots:
                 QVERIFY(std::abs(outlined[g] - chart.highlightedValues().at(g)) <= 1e-9 * (1 + outlined[g]));
             }
         }
+    }
+
+    // Weights measured on a slot-powered card alone (a folder `train` writes from T4's rows) leave
+    // a 350 W card nothing else to borrow a GEMM efficiency from. The what-if panel, the Compare
+    // hover and the exported comparison all say that its GEMMs may run faster than forecast; the
+    // slot-powered card itself, and a sheet read as it, carry no such caution.
+    void aSlotPoweredLenderIsCautionedWhereverItLends()
+    {
+        const DataWithoutHeldOutNetworks measuredOnT4("T4");
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"L40S", "L4"});
+        const QString caution = "T4 is a 70 W card powered by its slot alone";
+        WhatIfPanel panel(&session);
+        panel.setGpu("L40S");
+        QVERIFY2(panel.coverageText().contains("GEMM efficiency taken from T4") && panel.coverageText().contains(caution) &&
+                     panel.coverageText().contains("at 350 W this GPU's GEMMs may run faster than forecast"),
+                 qPrintable(panel.coverageText()));
+        panel.setGpu("L4"); // 72 W: T4's feed, no caution
+        QVERIFY2(panel.coverageText().contains("GEMM efficiency taken from T4") && !panel.coverageText().contains("slot alone"),
+                 qPrintable(panel.coverageText()));
+
+        CompareChart compare(&session);
+        QVERIFY(shownAt(compare, 1200, 700));
+        compare.plot()->replot();
+        const auto tipOnBar = [&](int index) {
+            const double ms = (*session.forecasts())[std::size_t(index)].totalSeconds() * 1e3;
+            return compare.toolTipAt(
+                {compare.plot()->xAxis->coordToPixel(index + 1), compare.plot()->yAxis->coordToPixel(ms / 2)});
+        };
+        const QString onL40S = tipOnBar(0), onL4 = tipOnBar(1);
+        QVERIFY2(onL40S.contains("L40S") && onL40S.contains(caution), qPrintable(onL40S));
+        QVERIFY2(onL4.contains("L4") && !onL4.contains("slot alone"), qPrintable(onL4));
+
+        const auto rows = csv::parse(comparisonCsv(session, "L4"), "comparison.csv");
+        const auto& h = rows.front();
+        const auto col = [&](const char* name) { return std::size_t(std::find(h.begin(), h.end(), name) - h.begin()); };
+        QCOMPARE(rows.size(), std::size_t(3));
+        QVERIFY(col("caution") < h.size());
+        QCOMPARE(rows[1][col("gpu")], std::string("L40S"));
+        QCOMPARE(rows[1][col("gemm_efficiency_from")], std::string("T4"));
+        QVERIFY2(rows[1][col("caution")].find(caution.toStdString()) != std::string::npos, rows[1][col("caution")].c_str());
+        QVERIFY2(rows[2][col("caution")].empty(), rows[2][col("caution")].c_str());
     }
 
     void compareSaysWhoseGemmEfficiencyAGpuBorrows()

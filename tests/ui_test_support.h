@@ -3,6 +3,8 @@
 // one), and forecasts reduced to the numbers the tests compare.
 #include "forecast_session.h"
 #include "gpuforecast/catalog.h"
+#include "gpuforecast/file_io.h"
+#include "gpuforecast/tiling.h"
 
 #include <qcustomplot.h>
 
@@ -13,6 +15,7 @@
 #include <QTest>
 #include <QWidget>
 
+#include <string>
 #include <vector>
 
 namespace gpuforecast::ui::test {
@@ -20,9 +23,12 @@ namespace gpuforecast::ui::test {
 // While alive, sessions read a data folder whose weights have no networks trained without a
 // measured GPU (as a folder `train` writes): the shipped ones forecast each measured GPU without
 // its own rows, so none of them is ever "near the edge" of the others; with these, P4 is.
+// Given `onlyMeasured`, the tile table keeps that GPU alone, as `train` writes it from that GPU's
+// rows: it is then the only GPU to borrow a GEMM efficiency from (the networks stay the shipped
+// ones, which the borrowing does not read).
 class DataWithoutHeldOutNetworks {
 public:
-    DataWithoutHeldOutNetworks()
+    explicit DataWithoutHeldOutNetworks(const std::string& onlyMeasured = "")
     {
         const QDir shipped(QString::fromStdString(resourceDirectory()));
         QDir here(dir_.path());
@@ -30,7 +36,15 @@ public:
             QFile::link(shipped.filePath(folder), here.filePath(folder));
         here.mkdir("weights");
         for (const QString& f : QDir(shipped.filePath("weights")).entryList(QDir::Files))
-            QFile::link(shipped.filePath("weights/" + f), here.filePath("weights/" + f));
+            if (onlyMeasured.empty() || f != "gemm_tiles.csv.gz")
+                QFile::link(shipped.filePath("weights/" + f), here.filePath("weights/" + f));
+        if (!onlyMeasured.empty()) {
+            TileDatabase tiles = TileDatabase::load(shipped.filePath("weights/gemm_tiles.csv.gz").toStdString());
+            for (const std::string& id : tiles.gpuIds())
+                if (id != onlyMeasured)
+                    tiles = tiles.without(id);
+            writeGzipFileAtomically(here.filePath("weights/gemm_tiles.csv.gz").toStdString(), tiles.serialize());
+        }
         previous_ = qgetenv(kDataDirEnv);
         qputenv(kDataDirEnv, dir_.path().toUtf8());
     }
