@@ -561,6 +561,48 @@ private slots:
         QCOMPARE(gemmEfficiencyDonor(far, {old, near, newest})->gpu.id, std::string("near"));
     }
 
+    // The networks learned a GPU's efficiency on the tiles it ran, so a GPU that borrows that
+    // efficiency borrows its bmm tiles too, whatever its own kernel family's tiles: an Ada part at
+    // 72 W reads the slot-powered Turing card's efficiency and tiles, not the Ampere card's tiles
+    // (held out, P4 on its donor T4's tiles: bmm 52.5% -> 37.3%). Within the measured range, or
+    // below half the donor's weight, the family rule stands.
+    void bmmTilesGoWithTheBorrowedEfficiency()
+    {
+        TileDatabase db;
+        db.addGpu({"newest", 10, 1200, 150, 4, 2020, 40, "Ampere", 250});
+        db.addGpu({"slot", 10, 1500, 50, 4, 2020, 16, "Turing", 70});
+        db.add("newest", OpClass::Bmm, 1, 64, 64, 64, GemmTile{128, 128, 1});
+        db.add("slot", OpClass::Bmm, 1, 64, 64, 64, GemmTile{64, 64, 1});
+        GpuSpec far = toyGpu();
+        far.architecture = "Ada";
+        far.fp32Gflops = far.fp32MatrixGflops = 6000; // 4x the highest FP32 per SM: borrows at full weight
+        far.memoryBandwidthGBps = 100;
+        far.tdpW = 72;
+        QCOMPARE(gemmEfficiencyDonor(far, db.gpus())->gpu.id, std::string("slot"));
+        QCOMPARE(db.efficiencyDonorForTiles(far), std::optional<std::string>("slot"));
+        QCOMPARE(db.referenceFor(far), std::string("slot"));
+        QCOMPARE(db.tileFor(far, Kernel::gemm("bmm", 1, 60, 60, 60)), (GemmTile{64, 64, 1}));
+        far.tdpW = 300; // its own feed: the Ampere card lends efficiency and tiles alike
+        QCOMPARE(db.referenceFor(far), std::string("newest"));
+        // Within the measured rates no efficiency is borrowed, and an Ada part takes its family's tiles.
+        GpuSpec within = toyGpu();
+        within.architecture = "Ada";
+        within.fp32Gflops = within.fp32MatrixGflops = 1300;
+        within.memoryBandwidthGBps = 100;
+        within.tdpW = 72;
+        QVERIFY(!gemmEfficiencyDonor(within, db.gpus()));
+        QVERIFY(!db.efficiencyDonorForTiles(within));
+        QCOMPARE(db.referenceFor(within), std::string("newest"));
+        // A donor whose bmm tiles the table lacks lends no tiles.
+        TileDatabase noSlotTiles;
+        noSlotTiles.addGpu({"newest", 10, 1200, 150, 4, 2020, 40, "Ampere", 250});
+        noSlotTiles.addGpu({"slot", 10, 1500, 50, 4, 2020, 16, "Turing", 70});
+        noSlotTiles.add("newest", OpClass::Bmm, 1, 64, 64, 64, GemmTile{128, 128, 1});
+        far.tdpW = 72;
+        QVERIFY(!noSlotTiles.efficiencyDonorForTiles(far));
+        QCOMPARE(noSlotTiles.referenceFor(far), std::string("newest"));
+    }
+
     // Borrowing a slot-powered card's efficiency (T4, 70 W) for a card with its own power feed is
     // said to be likely slow; a slot-powered borrower (L4) or an unknown board power says nothing.
     void slotPoweredDonorsAreFlagged()

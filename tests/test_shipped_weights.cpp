@@ -219,14 +219,16 @@ private slots:
     void bmmTilesComeFromTheKernelFamily()
     {
         // The shipped tile file records each measured GPU's architecture, and every GPU borrows
-        // bmm tiles from its cuBLAS kernel family (never its own), else the nearest in rates.
+        // bmm tiles from the GPU it borrows its GEMM efficiency from, else from its cuBLAS kernel
+        // family (never its own), else the nearest in rates. L4, an Ada part, borrows T4's
+        // efficiency (slot-powered, as it is) and with it T4's tiles; MI100 the A100's.
         const Forecaster f = Forecaster::loadFromDirectory(kRes + "/weights");
         const auto catalog = loadGpuDirectory(kRes + "/gpus");
         const std::map<std::string, std::string> expected{
             {"T4", "V100-PCIE-32GB"},        {"V100-PCIE-32GB", "T4"},       {"P4", "P100-PCIE-16GB"},
             {"P100-PCIE-16GB", "P4"},        {"A100-PCIE-40GB", "P100-PCIE-16GB"}, // no other Ampere measured
             {"A100-SXM4-80GB", "A100-PCIE-40GB"}, {"H100-SXM5-80GB", "A100-PCIE-40GB"},
-            {"L4", "A100-PCIE-40GB"},        {"B200-SXM-180GB", "A100-PCIE-40GB"}};
+            {"L4", "T4"},                    {"B200-SXM-180GB", "A100-PCIE-40GB"}, {"MI100", "A100-PCIE-40GB"}};
         for (const auto& g : catalog)
             if (const auto it = expected.find(g.id); it != expected.end())
                 QCOMPARE(f.tiles().referenceFor(g), it->second);

@@ -142,6 +142,11 @@ private slots:
         QVERIFY(ok->isEnabled());
         QCOMPARE(dialog.identity(), (GpuIdentity{"Rubin sketch", "NVIDIA H100 SXM5 80GB", "NVIDIA", "Rubin Blackwell"}));
 
+        // L4 borrows the slot-powered T4's efficiency, and its tiles with it, not its family's A100's.
+        GpuIdentityDialog l4(&session, "L4");
+        const QString onL4 = l4.findChild<QLabel*>("architectureEffect")->text();
+        QVERIFY2(onL4.startsWith("Attention GEMMs take the tiles T4 runs: this GPU borrows T4's GEMM efficiency"), qPrintable(onL4));
+
         GpuIdentityDialog bundled(&session, "T4"); // a bundled id stays; its words may change
         QVERIFY(bundled.findChild<QLineEdit*>("gpuId")->isReadOnly());
     }

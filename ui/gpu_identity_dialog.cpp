@@ -76,10 +76,19 @@ QString architectureEffect(const GpuSpec& spec, const TileDatabase& tiles)
                                   [&](const ReferenceGpu& g) { return QString::fromStdString(g.id) == reference; });
     const bool sameFamily = ref != measured.end() && !family.empty() && gemmKernelFamily(ref->architecture) == family;
     QString effect;
+    // Tiles that follow a borrowed efficiency are said as such where the family would not give them.
+    const bool tilesOfDonor = tiles.efficiencyDonorForTiles(spec).has_value() && !sameFamily;
+    const QString donorTiles = QObject::tr("Attention GEMMs take the tiles %1 runs: this GPU borrows %1's GEMM "
+                                           "efficiency, which was learned on them.")
+                                   .arg(reference);
     if (auto unknown = unknownArchitectureNote(spec)) {
         effect = QString::fromStdString(*unknown) + "."; // the CLI's note, which starts mid-sentence
         effect[0] = effect[0].toUpper();
+        if (tilesOfDonor)
+            effect += " " + donorTiles;
     }
+    else if (tilesOfDonor)
+        effect = donorTiles;
     else if (family.empty())
         effect = QObject::tr("No %1 generation is known to the tile rule: attention GEMMs take the tiles of %2, the "
                              "measured GPU nearest in per-SM rates, and the FP32 peak is priced as given.")

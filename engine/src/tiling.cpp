@@ -158,8 +158,26 @@ std::string gemmKernelFamily(const std::string& architecture)
     return "";
 }
 
+std::optional<std::string> TileDatabase::efficiencyDonorForTiles(const GpuSpec& target) const
+{
+    // The networks learned each measured GPU's efficiency on the tiles that GPU ran. A GPU that
+    // borrows that efficiency and prices it on another GPU's tiles, in other waves, reads the
+    // networks where they never saw that GPU: held out, P4 borrows T4's efficiency (beyond the
+    // other four's bandwidth per SM) and took P100's tiles, its kernel family's; its `bmm` rows
+    // were forecast to 52.5% (training) and its whole models to 13.1%, and on T4's tiles to 37.3%
+    // and 11.0% (docs/accuracy.md, findings, "bmm tiles with the efficiency they were learned on").
+    // From half the donor's weight on, the tiles follow the efficiency.
+    const auto donor = gemmEfficiencyDonor(target.efficiencySheet(), gpus_);
+    if (!donor || !(donor->weight >= 0.5) || donor->gpu.id == target.id || donor->gpu.id == target.efficiencySheet().id ||
+        !entries_.count({donor->gpu.id, OpClass::Bmm}))
+        return std::nullopt;
+    return donor->gpu.id;
+}
+
 std::string TileDatabase::referenceFor(const GpuSpec& target) const
 {
+    if (auto donor = efficiencyDonorForTiles(target))
+        return *donor;
     // Leave-one-GPU-out bmm error (training rows / validation rows) with tiles borrowed from the
     // newest GPU, the rule before this one: A100 29/17%, V100 35/21%, T4 41/33%, P100 24/13%. With
     // the same family's (V100 <-> T4, P100 <-> P4) and, for the A100, whose family nothing else

@@ -75,11 +75,16 @@ public:
     void add(const std::string& gpuId, OpClass opClass, long long b, long long m, long long n, long long k,
              const GemmTile& tile);
 
-    // The measured GPU whose library most likely chooses the target's tiles: one of the target's
-    // GEMM kernel family if any was measured, else any; among those the nearest in FP32 and
-    // bandwidth per SM. Never `target.id` itself, so a forecast never reads measurements of the GPU
-    // it forecasts. Empty when the database is empty.
+    // The measured GPU whose bmm tiles the target takes: the one whose GEMM efficiency it borrows,
+    // when it borrows at least half of it (efficiencyDonorForTiles); otherwise the one whose
+    // library most likely chooses the target's tiles: one of the target's GEMM kernel family if
+    // any was measured, else any; among those the nearest in FP32 and bandwidth per SM. Never
+    // `target.id` itself, so a forecast never reads measurements of the GPU it forecasts. Empty
+    // when the database is empty.
     std::string referenceFor(const GpuSpec& target) const;
+    // The GEMM efficiency donor (gemmEfficiencyDonor over these GPUs, weight at least 0.5) when
+    // its bmm tiles are here: the efficiency was learned on them, so the tiles go with it.
+    std::optional<std::string> efficiencyDonorForTiles(const GpuSpec& target) const;
     // Said beside a forecast of a measured GPU (or of a sheet read as one): its own tiles are in the
     // data and referenceFor() passes them over, so its GEMMs take another GPU's tiles, while a sheet
     // of the same chip under another id (A100-SXM4-40GB) reads them and may come out faster or
