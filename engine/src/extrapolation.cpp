@@ -130,15 +130,16 @@ std::optional<std::string> unknownArchitectureNote(const GpuSpec& gpu)
     // Said as plainly when the field is left out: an H100 sheet without it came out 9% faster,
     // with no note (a CLI review).
     if (gpu.architecture.empty())
-        return std::string("the sheet gives no architecture: its GEMM tiles are those of the GPU it borrows its GEMM "
-                           "efficiency from, else of the measured GPU nearest in per-SM rates, and no FP32 issue share is "
-                           "applied; add the SM generation (\"architecture\": "
-                           "\"Hopper\") to forecast it as that one");
+        return std::string("the sheet gives no architecture: its GEMM tiles are those of the GPU it borrows its "
+                           "GEMM efficiency from, else of the measured GPU nearest in per-SM rates, and no FP32 "
+                           "issue share is applied; add the SM generation (\"architecture\": \"Hopper\") to "
+                           "forecast it as that one");
     return "architecture \"" + gpu.architecture +
            "\" names no SM generation the forecast knows (Maxwell, Pascal, Volta, Turing, Ampere, Ada, Hopper, "
-           "Blackwell): its GEMM tiles are those of the GPU it borrows its GEMM efficiency from, else of the measured GPU "
-           "nearest in per-SM rates, and no FP32 issue share is applied; add the generation it descends from to the field (\"" + gpu.architecture + " Blackwell\") to "
-           "forecast it as that one";
+           "Blackwell): its GEMM tiles are those of the GPU it borrows its GEMM efficiency from, else of the "
+           "measured GPU nearest in per-SM rates, and no FP32 issue share is applied; add the generation it "
+           "descends from to the field (\"" +
+           gpu.architecture + " Blackwell\") to forecast it as that one";
 }
 
 bool isMeasuredGpuAsTrained(const GpuSpec& gpu, const std::vector<ReferenceGpu>& measured)
