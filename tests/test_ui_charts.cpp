@@ -24,7 +24,9 @@
 
 #include <qcustomplot.h>
 
+#include <QComboBox>
 #include <QLabel>
+#include <QStyleOptionComboBox>
 #include <QListView>
 #include <QPushButton>
 #include <QScrollArea>
@@ -187,6 +189,18 @@ private slots:
         compare.plot()->replot();
         QCOMPARE(compare.plot()->xAxis->tickVectorLabels(), (QVector<QString>{"A10", shortId}));
 
+        // Every bar's label names the baseline as the axis does: the whole id in "1.00x vs <id>"
+        // was wider than a bar's slot, and each bar lost its rates and memory fit to the short form.
+        session.setSelectedGpus({"A10", "T4", QString::fromStdString(custom.id)});
+        compare.setBaseline(longId);
+        compare.resize(1000, 600);
+        QTest::qWait(50);
+        compare.plot()->replot();
+        for (int i = 0; i < compare.plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(compare.plot()->item(i)))
+                QVERIFY2(t->text().contains("vs " + shortId) && t->text().contains("samples/s"), qPrintable(t->text()));
+        session.setSelectedGpus({"A10", QString::fromStdString(custom.id)});
+
         WavesChart waves(&session);
         auto* axis = waves.plot()->axisRects().front()->axis(QCPAxis::atBottom);
         QVERIFY(axis->scaleType() == QCPAxis::stLogarithmic);
@@ -198,6 +212,55 @@ private slots:
             const QVector<QString> labels = axis->tickVectorLabels();
             QVERIFY2(labels.contains("1") && labels.contains("10"), qPrintable(QStringList(labels.begin(), labels.end()).join(' ')));
             QCOMPARE(labels.contains("2"), width == 1600);
+        }
+    }
+
+    // The note's tightest form names a GPU by its model number ("V100"), never by a vendor's
+    // name: a custom "NVIDIA-..." card read "NVIDIA", as a second one would have too.
+    void wavesNoteNamesGpusByModelNotVendor()
+    {
+        ForecastSession session(nullptr, store());
+        for (const char* id : {"NVIDIA-Custom-Card-A", "NVIDIA-Custom-Card-B"}) {
+            GpuSpec custom = *session.gpu("A10");
+            custom.id = id;
+            QVERIFY(!session.addGpu(custom));
+        }
+        session.setSelectedGpus({"V100-PCIE-32GB", "NVIDIA-Custom-Card-A", "NVIDIA-Custom-Card-B", "RTX-4090"});
+        WavesChart waves(&session);
+        QVERIFY(shownAt(waves, 1200, 600));
+        QCOMPARE(waves.noteForms().size(), 5);
+        const QString abbreviated = waves.noteForms().at(3);
+        for (const char* name : {"\nV100: ", "\nNVIDIA-Custom-Card-A: ", "\nNVIDIA-Custom-Card-B: ", "\nRTX-4090: "})
+            QVERIFY2(abbreviated.contains(QLatin1String(name)), qPrintable(abbreviated));
+        QVERIFY2(!abbreviated.contains(QLatin1String("\nNVIDIA: ")), qPrintable(abbreviated));
+    }
+
+    // A kernel of seconds is drawn on an axis of seconds, as Breakdown and Compare draw it: a
+    // batch of 65536 read "4·10^6" under "Kernel latency (ms)".
+    void wavesLatencyAxisTakesTheUnitOfItsLongestStep()
+    {
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"V100-PCIE-32GB"});
+        WavesChart waves(&session);
+        QVERIFY(shownAt(waves, 1200, 600));
+        QVERIFY(waves.plot()->yAxis->label().contains(QLatin1String("(ms")));
+        GraphOptions o = session.options();
+        o.batch = 65536;
+        QVERIFY(!session.setOptions(o));
+        for (const bool log : {false, true}) {
+            waves.setLogLatency(log);
+            waves.plot()->replot();
+            const QCPAxis* y = waves.plot()->yAxis;
+            QVERIFY2(y->label().contains(QLatin1String("(s")), qPrintable(y->label()));
+            double top = 0;
+            for (const double ms : waves.sweeps().front().ms)
+                top = std::max(top, ms);
+            QVERIFY(top > 1e4);
+            // The ticks are seconds: the largest lies within the axis's range read in s, not in ms.
+            double largest = 0;
+            for (const QString& label : y->tickVectorLabels())
+                largest = std::max(largest, label.toDouble());
+            QVERIFY2(largest > 0 && largest <= 1.001 * y->range().upper / 1e3, qPrintable(QString::number(largest)));
         }
     }
 
@@ -681,6 +744,15 @@ private slots:
         QVERIFY(content->height() >= content->minimumSizeHint().height());
         QVERIFY(content->width() >= content->minimumSizeHint().width());
         QVERIFY(content->height() > column->viewport()->height()); // it does scroll here
+        // The efficiency box says whole what a bundled sheet reads: "V100-PCIE-32GB itself
+        // (bundled" had lost its end to the column's width.
+        auto* basis = window.findChild<QComboBox*>("efficiencyBasis");
+        QVERIFY(basis);
+        QStyleOptionComboBox option;
+        option.initFrom(basis);
+        const QRect field = basis->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, basis);
+        QVERIFY2(basis->fontMetrics().horizontalAdvance(basis->currentText()) <= field.width(),
+                 qPrintable(QString("'%1' in %2 px").arg(basis->currentText()).arg(field.width())));
         // Scrolled, everything in it can be read: the what-if note whole (it was squeezed to two
         // of its eight lines) and five rows of the sheet (two were left).
         QTest::qWait(20); // the queued minimum-height fits

@@ -214,12 +214,14 @@ QStringList CompareChart::barDetails(std::size_t g, const LatencyUnit& unit) con
     // An inference step is one forward pass over the prompt (prefill); an LLM buyer read its
     // rate as generation speed, which token-by-token decoding does not reach.
     const QString tokens = opt.training ? tr("tokens/s") : tr("prompt tokens/s");
+    // GPUs named as the axis names them: a sheet id of 90 characters in "1.00x vs <id>" was wider
+    // than every bar's slot, and each bar lost its rates and memory fit to the short label.
     QStringList lines{formatLatencyIn(ms, unit),
-                      tr("%1 vs %2").arg(formatRatio(baseMs / ms)).arg(QString::fromStdString((*forecasts)[std::size_t(baseIndex)].gpu))};
+                      tr("%1 vs %2").arg(formatRatio(baseMs / ms)).arg(shortGpuName(QString::fromStdString((*forecasts)[std::size_t(baseIndex)].gpu)))};
     // What a what-if or an edit gained: against itself as the baseline, it read "1.00x".
     const QString id = QString::fromStdString(f.gpu);
     if (const auto unchanged = session_->unchangedSeconds(id))
-        lines << tr("%1 vs %2 unchanged").arg(formatRatio(*unchanged * 1e3 / ms), id);
+        lines << tr("%1 vs %2 unchanged").arg(formatRatio(*unchanged * 1e3 / ms), shortGpuName(id));
     lines << tr("%1, %2").arg(formatRate(tokensPerSecond, tokens), formatRate(double(opt.batch) / (ms / 1e3), tr("samples/s")));
     // Per watt and per dollar only where the spec sheet gives power and price, and of every GPU
     // the layout uses: the throughput is the whole server's. None where the model does not fit:

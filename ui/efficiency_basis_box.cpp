@@ -70,7 +70,9 @@ void EfficiencyBasisBox::refresh()
     if (!g)
         return;
     if (!session_->isUserGpu(gpuId_)) { // a bundled sheet is read as itself; editing it makes it yours
-        combo_->addItem(tr("%1 itself (bundled sheet)").arg(gpuId_), QString());
+        // Without the id, which the sheet's title above gives: "H100-SXM5-80GB itself (bundled
+        // sheet)" was cut to "...itself (bundled" in the column's width.
+        combo_->addItem(tr("Its own (bundled sheet)"), QString());
         return;
     }
     combo_->addItem(tr("This sheet's own numbers"), QString());

@@ -74,7 +74,8 @@ Kernel pricedShape(const OpForecast& op)
 // WavesChart::fitToLayout replots once more when that width would decide otherwise (stale()).
 class DecadeTicker : public QCPAxisTicker {
 public:
-    explicit DecadeTicker(const QCPAxis* axis) : axis_(axis) {}
+    // Ticks at 1, 2 and 5 of every decade of the data (ms), labelled in a unit of 10^3n ms.
+    explicit DecadeTicker(const QCPAxis* axis, double msPerUnit = 1) : axis_(axis), msPerUnit_(msPerUnit) {}
     bool stale() const { return usable(axis_->range()) && roomForSteps(axis_->range()) != steps_; }
 
 protected:
@@ -90,7 +91,7 @@ protected:
                     ticks << at;
         return ticks;
     }
-    QString getTickLabel(double tick, const QLocale&, QChar, int) override { return QString::number(tick); }
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override { return QString::number(tick / msPerUnit_); }
 
 private:
     // A log axis's range: anything else makes no ticks, and must not ask for another replot.
@@ -104,6 +105,7 @@ private:
         return length / std::max(decades, 1e-9) * std::log10(2.0) >= 30;
     }
     const QCPAxis* axis_;
+    double msPerUnit_ = 1;
     bool steps_ = true;
 };
 
@@ -496,10 +498,16 @@ void WavesChart::drawStaircase()
     // The tightest form names each GPU by its family ("V100-PCIE-32GB" -> "V100") where that is
     // unambiguous among those compared: in a 1024 x 640 window three GPUs' "2.40 waves" lines did
     // not fit, and the note, the chart's lesson, was dropped.
+    // A family is a model number's first part ("V100", "MI300X"); a vendor's name is none: a
+    // custom "NVIDIA-H100-SXM5-..." read "NVIDIA", as two such cards would both have. Those, and
+    // ids too long for the box, are elided as the axes elide them.
     QStringList abbreviated{compact.front()};
     QStringList families;
-    for (const auto& c : curves_)
-        families << c.gpu.section('-', 0, 0);
+    for (const auto& c : curves_) {
+        const QString head = c.gpu.section('-', 0, 0);
+        const bool modelNumber = std::any_of(head.begin(), head.end(), [](QChar ch) { return ch.isDigit(); });
+        families << (modelNumber ? head : shortGpuName(c.gpu));
+    }
     for (std::size_t i = 0; i < curves_.size(); ++i) {
         const auto& c = curves_[i];
         // A GPU that padded otherwise than the first says so: its point is at its own size.
@@ -508,10 +516,10 @@ void WavesChart::drawStaircase()
                                 : its.isEmpty() ? tr(" (not padded)")
                                                 : tr(" (padded %1)").arg(its);
         lines << tr("%1: %2").arg(c.gpu, fillText(c.fill)) + differs;
-        compact << tr("%1: %2").arg(c.gpu, compactFillText(c.fill)) + differs;
-        shortest << tr("%1: %2 waves").arg(c.gpu).arg(c.fill.fullWaves + c.fill.partialFill, 0, 'f', 2);
+        compact << tr("%1: %2").arg(shortGpuName(c.gpu), compactFillText(c.fill)) + differs;
+        shortest << tr("%1: %2 waves").arg(shortGpuName(c.gpu)).arg(c.fill.fullWaves + c.fill.partialFill, 0, 'f', 2);
         const QString family = families[qsizetype(i)];
-        abbreviated << tr("%1: %2 waves").arg(families.count(family) == 1 ? family : c.gpu)
+        abbreviated << tr("%1: %2 waves").arg(families.count(family) == 1 ? family : shortGpuName(c.gpu))
                            .arg(c.fill.fullWaves + c.fill.partialFill, 0, 'f', 2);
     }
     // Where not even the shortest fits, there is none: the hover text on each point says it all.
@@ -537,15 +545,21 @@ void WavesChart::drawStaircase()
         right = std::max(right, s.dimension.back());
     plot_->xAxis->setRange(0, right * 1.02);
     plot_->yAxis->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    // Seconds or hours for a slow kernel, as Breakdown and Compare switch: a batch of 65536 read
+    // "4·10^6" ms. A decade of ms is a decade of s, not of hours, so a log axis stops at seconds.
+    LatencyUnit unit = latencyUnitFor(top);
+    if (log && unit.ms > 1e3)
+        unit = {QStringLiteral("s"), 1e3};
     if (log)
-        plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new DecadeTicker(plot_->yAxis)));
+        plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new DecadeTicker(plot_->yAxis, unit.ms)));
     else
-        plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        setLatencyTicker(plot_->yAxis, unit);
     plot_->yAxis->setRange(yBottom, yTop);
     for (auto& [axis, forms] : axisTitles_)
         if (axis == plot_->yAxis)
-            forms = log ? QStringList{tr("Kernel latency (ms, log scale)"), tr("Latency (ms, log)"), tr("ms (log)")}
-                        : QStringList{tr("Kernel latency (ms)"), tr("Latency (ms)"), tr("ms")};
+            forms = log ? QStringList{tr("Kernel latency (%1, log scale)").arg(unit.name), tr("Latency (%1, log)").arg(unit.name),
+                                      tr("%1 (log)").arg(unit.name)}
+                        : QStringList{tr("Kernel latency (%1)").arg(unit.name), tr("Latency (%1)").arg(unit.name), unit.name};
     axisTitles_.back().second = kernel_.isGemm() ? QStringList{tr("m (output rows of the GEMM)"), tr("m (output rows)"), tr("m")}
                                                  : QStringList{tr("rows (of %1 elements)").arg(kernel_.h), tr("rows")};
     for (auto& [axis, forms] : axisTitles_) // fitToLayout shortens them where the next layout is too narrow
@@ -578,10 +592,10 @@ QString WavesChart::toolTipAt(const QPointF& pixel) const
     if (const int i = indexOf(stepGraphs_); i < int(stepGraphs_.size()))
     {
         const double waves = sweeps_[std::size_t(i)].waves[std::size_t(p.index)];
-        return tr("%1\n%2 with %3 = %4: %5 ms, %6 %7")
+        return tr("%1\n%2 with %3 = %4: %5, %6 %7")
             .arg(sweeps_[std::size_t(i)].gpu, shownOperator_, dimensionName())
             .arg(p.key)
-            .arg(p.value, 0, 'f', 3)
+            .arg(formatMs(p.value, 3))
             .arg(waves)
             .arg(waves == 1 ? tr("wave") : tr("waves"));
     }

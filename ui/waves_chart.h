@@ -63,6 +63,8 @@ public:
     const std::vector<UtilizationCurve>& curves() const { return curves_; }
     const std::vector<WaveSweep>& sweeps() const { return sweeps_; }
     const std::vector<double>& markedBoundaries() const { return markedBoundaries_; } // first GPU's
+    // The staircase's note in each form it may take, longest first (the last is none).
+    const QStringList& noteForms() const { return note_; }
     // A log latency axis on the staircase, for GPUs far apart in speed: beside a P4's 90 ms an
     // H100's steps of a few milliseconds lay flat on the axis.
     void setLogLatency(bool on);
