@@ -2042,6 +2042,10 @@ private slots:
         QCOMPARE(formatBytes(4096), QString("4.10 kB"));
         QCOMPARE(formatBytes(999.7e3), QString("1.00 MB"));
         QCOMPARE(formatBytes(16.78e6), QString("16.8 MB"));
+        QCOMPARE(formatGiB(5.8 * 1073741824.0), QString("5.8 GiB"));
+        QCOMPARE(formatGiB(1023.9 * 1073741824.0), QString("1023.9 GiB"));
+        QCOMPARE(formatGiB(8573.8 * 1073741824.0), QString("8.37 TiB")); // not "8573.8 GiB"
+        QCOMPARE(formatGiB(3.0 * 1125899906842624.0), QString("3.00 PiB"));
         QCOMPARE(formatLatencyIn(61.84, latencyUnitFor(100)), QString("61.8 ms"));
         QCOMPARE(formatLatencyIn(61.84, latencyUnitFor(2e4)), QString("0.0618 s")); // beside a 20 s bar
         QCOMPARE(formatLatencyIn(65005.389, latencyUnitFor(2e4)), QString("65.01 s"));

@@ -235,9 +235,12 @@ QStringList CompareChart::barDetails(std::size_t g, const LatencyUnit& unit) con
         lines << tr("%1 per $1k").arg(formatRate(tokensPerSecond / (*spec->priceUsd * gpus / 1e3), tokens));
     // Against what the GPU holds, and per GPU on a layout: "does NOT fit (684.0 GiB)" beside an
     // 8 x 141 GB server read as the whole server's need.
-    const QString need = QString::number(f.memory.totalBytes() / GpuSpec::kBytesPerGiB, 'f', 1);
+    // The need in its own unit where it outgrows the GPU's: "8573.8 of 80 GiB" read as digits.
     const double heldGiB = f.gpuMemoryBytes / GpuSpec::kBytesPerGiB; // a sheet's 141, or an edited 1.5
     const QString held = QString::number(heldGiB, 'f', heldGiB == std::round(heldGiB) ? 0 : 1);
+    const QString need = f.memory.totalBytes() < 1024 * GpuSpec::kBytesPerGiB
+                             ? QString::number(f.memory.totalBytes() / GpuSpec::kBytesPerGiB, 'f', 1)
+                             : formatGiB(f.memory.totalBytes());
     const QString perGpu = session_->layout().gpus() > 1 ? tr(" per GPU") : QString();
     lines << (f.fitsTightly() ? tr("fits in memory, tightly (%1 of %2 GiB%3)")
               : f.fits()      ? tr("fits in memory (%1 of %2 GiB%3)")

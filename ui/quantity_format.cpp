@@ -86,6 +86,15 @@ QString formatBytes(double bytes)
     return QString("%1 %2").arg(threeFigures(v), units[u]);
 }
 
+QString formatGiB(double bytes)
+{
+    double v = bytes / (1024.0 * 1024.0 * 1024.0);
+    if (v < 1024)
+        return QString("%1 GiB").arg(v, 0, 'f', 1);
+    v /= 1024;
+    return v < 1024 ? QString("%1 TiB").arg(threeFigures(v)) : QString("%1 PiB").arg(threeFigures(v / 1024));
+}
+
 LatencyUnit latencyUnitFor(double largestMs)
 {
     // Past three hours, hours: a week-long step's bar read "226963 s".

@@ -16,6 +16,9 @@ QString formatMs(double ms, int msDecimals = 1);
 QString formatRate(double perSecond, const QString& unit);
 // Decimal units, three significant figures: "512 B", "12.3 kB", "4.19 MB", "1.68 GB".
 QString formatBytes(double bytes);
+// Memory held or needed, in binary units as GPU memory is sold: "5.8 GiB", "684.0 GiB", and from
+// 1024 GiB on three figures of TiB or PiB, "8.37 TiB" (a 70B training step "needed 8573.8 of 80 GiB").
+QString formatGiB(double bytes);
 
 // Latency axes hold milliseconds; past 10 s their ticks read seconds (a 70B training step's axis
 // read "3·10^6" ms), past three hours hours. The unit's name for the axis label, and what one of

@@ -58,16 +58,13 @@ void SensitivityChart::rebuild()
     if (const qsizetype at = session_->selectedGpus().indexOf(gpuId_); at >= 0 && std::size_t(at) < forecasts->size()) {
         const ModelForecast& f = (*forecasts)[std::size_t(at)];
         // Per GPU on a layout, as the CLI says: "needs 393.2 GiB" read as the server's need.
-        const QString needs = tr("%1 GiB%2")
-                                  .arg(f.memory.totalBytes() / GpuSpec::kBytesPerGiB, 0, 'f', 1)
-                                  .arg(session_->layout().gpus() > 1 ? tr(" per GPU") : QString());
+        const QString needs = formatGiB(f.memory.totalBytes()) + (session_->layout().gpus() > 1 ? tr(" per GPU") : QString());
         if (!f.fits())
             memoryNote = QStringList{tr("no effect on time, but the model does NOT fit (needs %1)").arg(needs),
                                      tr("does NOT fit (needs %1)").arg(needs), tr("does NOT fit")};
         else if (f.memory.totalBytes() > 0.8 * f.gpuMemoryBytes)
-            memoryNote = QStringList{tr("no effect on time, but at x 0.8 (%1 GiB) the model no longer fits (needs %2)")
-                                         .arg(0.8 * f.gpuMemoryBytes / GpuSpec::kBytesPerGiB, 0, 'f', 1)
-                                         .arg(needs),
+            memoryNote = QStringList{tr("no effect on time, but at x 0.8 (%1) the model no longer fits (needs %2)")
+                                         .arg(formatGiB(0.8 * f.gpuMemoryBytes), needs),
                                      tr("at x 0.8 no longer fits (needs %1)").arg(needs), tr("at x 0.8: does not fit")};
     }
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
