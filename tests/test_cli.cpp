@@ -759,6 +759,50 @@ private slots:
         QCOMPARE(r.err.trimmed().count('\n'), 0);
     }
 
+    // A training's networks and tile table are one set. A failure while writing them (here a
+    // folder where ln.json would go) leaves the folder as it was: it had replaced four networks
+    // and kept the old ln.json and tile table, which forecasts then read together without a word.
+    // Nor may --out be the --data folder, whose .csv.gz files the next training reads.
+    void trainWritesItsWeightsAsOneSet()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("data") && QDir(dir.path()).mkpath("w/ln.json"));
+        QFile csv(dir.filePath("data/mine.csv"));
+        QVERIFY(csv.open(QIODevice::WriteOnly));
+        csv.write("op,gpu,b,m,n,k,h,latency_ms\n");
+        for (int i = 0; i < 40; ++i) {
+            const double rows = std::pow(2.0, 8 + i % 12);
+            csv.write(QString("add,A100-PCIE-40GB,%1,,,,1024,%2\n").arg(rows).arg(0.027 + 12 * rows * 1024 / 1.2e9).toUtf8());
+            csv.write(QString("ln,A100-PCIE-40GB,%1,,,,1024,%2\n").arg(rows).arg(0.03 + 8 * rows * 1024 / 1.2e9).toUtf8());
+        }
+        csv.close();
+        QFile old(dir.filePath("w/elementwise.json"));
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("{\"kept\": true}\n");
+        old.close();
+        const QStringList args{"train", "--data", dir.filePath("data"), "--out", dir.filePath("w"), "--epochs", "2", "--ensemble", "1"};
+        const Run r = cli(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("ln.json: is a folder, not a file"), qPrintable(r.err));
+        QVERIFY(old.open(QIODevice::ReadOnly));
+        QCOMPARE(old.readAll(), QByteArray("{\"kept\": true}\n")); // not replaced by the new network
+        old.close();
+        QVERIFY(!QFile::exists(dir.filePath("w/gemm_tiles.csv.gz")));
+        QCOMPARE(QDir(dir.filePath("w")).entryList(QDir::Files), QStringList{"elementwise.json"}); // no temporaries left
+        QVERIFY(QDir(dir.filePath("w")).rmdir("ln.json"));
+        const Run fixed = cli(args);
+        QVERIFY2(fixed.code == 0, qPrintable(fixed.err));
+        for (const char* name : {"elementwise.json", "ln.json", "gemm_tiles.csv.gz"})
+            QVERIFY2(QFile::exists(dir.filePath("w/") + name), name);
+        QVERIFY(old.open(QIODevice::ReadOnly));
+        QVERIFY(old.readAll().contains("\"provenance\""));
+
+        const Run same = cli({"train", "--data", dir.filePath("data"), "--out", dir.filePath("data/."), "--epochs", "2"});
+        QCOMPARE(same.code, 2);
+        QVERIFY2(same.err.contains("is the --data folder"), qPrintable(same.err));
+        QCOMPARE(QDir(dir.filePath("data")).entryList(QDir::Files), QStringList{"mine.csv"});
+    }
+
     // The temporary-and-rename that makes a write atomic must not replace what --out names when it
     // is not a plain file: a link is written through, a device written into.
     void outputThroughLinksAndDevices()

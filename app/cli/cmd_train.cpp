@@ -46,6 +46,11 @@ int runTrain(const std::vector<std::string>& args)
         fs::create_directories(outDir, ec);
         if (ec || !fs::is_directory(outDir))
             throw UsageError("--out: cannot create the folder " + outDir + (ec ? ": " + ec.message() : std::string()));
+        // Every .csv.gz in --data is read as measurements, the tile table written here too: the
+        // next training from that folder failed on gemm_tiles.csv.gz's header.
+        if (fs::equivalent(outDir, dataDir, ec))
+            throw UsageError("--out: " + outDir + " is the --data folder; the weights' gemm_tiles.csv.gz would be read "
+                             "as measurements the next time: give another folder");
     }
     const auto start = std::chrono::steady_clock::now();
     const auto catalog = loadGpuDirectory((fs::path(resourceDirectory()) / "gpus").string());
@@ -139,26 +144,37 @@ int runTrain(const std::vector<std::string>& args)
 
     if (std::none_of(results.begin(), results.end(), [](const auto& r) { return r.has_value(); }))
         throwInputError(dataDir, "", "no measurements of any learned operator class");
-    fs::create_directories(outDir);
+    // The networks and their tile table are one set: written together or not at all, so a failure
+    // half way (a full disk, a folder named ln.json) cannot leave new networks beside old ones,
+    // which a forecast would read without a word.
+    std::vector<std::pair<std::string, std::string>> files;
+    std::vector<std::string> report;
     for (std::size_t c = 0; c < results.size(); ++c) {
+        char line[256];
         if (!results[c]) {
             const std::string cls(opClassName(samples[c].opClass));
             // A network left in --out from an earlier training would be read beside the new ones.
             const bool stale = fs::exists(fs::path(outDir) / (cls + ".json"));
-            std::printf("%-11s skipped: no measurements of this class in %s%s\n", cls.c_str(), dataDir.c_str(),
-                        stale ? ("; the " + cls + ".json already in " + outDir +
-                                 " is from an earlier training and is kept: forecasts will read it")
-                                    .c_str()
-                              : "");
+            report.push_back(cls + std::string(cls.size() < 11 ? 11 - cls.size() : 0, ' ') + " skipped: no measurements of this class in " +
+                             dataDir +
+                             (stale ? "; the " + cls + ".json already in " + outDir +
+                                          " is from an earlier training and is kept: forecasts will read it"
+                                    : std::string()));
             continue;
         }
         const auto& r = results[c];
         const std::string cls(opClassName(r->model.opClass()));
-        r->model.save((fs::path(outDir) / (cls + ".json")).string());
-        std::printf("%-11s validation MAPE %6.2f%%  (%d epochs over %d networks, at most %d each; %.0f s)\n", cls.c_str(),
-                    r->validationMape, r->epochs, opt.ensembleSize, opt.maxEpochs, r->seconds);
+        files.emplace_back((fs::path(outDir) / (cls + ".json")).string(), r->model.toJson().dump() + "\n");
+        std::snprintf(line, sizeof line, "%-11s validation MAPE %6.2f%%  (%d epochs over %d networks, at most %d each; %.0f s)",
+                      cls.c_str(), r->validationMape, r->epochs, opt.ensembleSize, opt.maxEpochs, r->seconds);
+        report.emplace_back(line);
     }
-    writeGzipFileAtomically((fs::path(outDir) / "gemm_tiles.csv.gz").string(), tiles.serialize());
+    const std::string tilePath = (fs::path(outDir) / "gemm_tiles.csv.gz").string();
+    files.emplace_back(tilePath, gzipCompress(tilePath, tiles.serialize()));
+    fs::create_directories(outDir);
+    writeFilesAtomically(files);
+    for (const auto& line : report)
+        std::printf("%s\n", line.c_str());
     std::printf("wrote %s in %.0f s\n", outDir.c_str(),
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return 0;

@@ -160,15 +160,27 @@ void writeInPlace(const std::string& path, const std::string& content)
 
 } // namespace
 
-void writeFileAtomically(const std::string& path, const std::string& content)
+namespace {
+
+// A file written beside its target under a temporary name, not yet renamed over it. `tmp` is
+// empty where the target is written in place instead (a terminal, a FIFO, /dev/stdout).
+struct StagedFile {
+    std::string path; // as the caller named it, for errors
+    std::filesystem::path target, tmp;
+    std::filesystem::file_status before;
+};
+
+StagedFile stageFile(const std::string& path, const std::string& content)
 {
     namespace fs = std::filesystem;
     std::error_code statError;
     // /dev/stdout, /dev/fd/N, /proc/self/fd/N name whatever the process writes to, a terminal or
     // an appended log: written into, never replaced (a rename would swap the log for our output).
     const std::string lexical = fs::path(path).lexically_normal().string();
-    if (lexical.rfind("/dev/", 0) == 0 || lexical.rfind("/proc/", 0) == 0)
-        return writeInPlace(path, content);
+    if (lexical.rfind("/dev/", 0) == 0 || lexical.rfind("/proc/", 0) == 0) {
+        writeInPlace(path, content);
+        return {path, fs::path(path), {}, {}};
+    }
     // A symbolic link is written through, as any editor does: the temporary goes beside the file it
     // names (which may not exist yet) and replaces that, not the link.
     fs::path target(path);
@@ -182,7 +194,8 @@ void writeFileAtomically(const std::string& path, const std::string& content)
     if (fs::exists(st) && !fs::is_regular_file(st)) { // a device or FIFO cannot be replaced at all
         if (fs::is_directory(st))
             throwInputError(path, "", "is a folder, not a file");
-        return writeInPlace(target.string(), content);
+        writeInPlace(target.string(), content);
+        return {path, target, {}, st};
     }
     std::random_device rd;
     const fs::path tmp = target.parent_path() /
@@ -199,18 +212,61 @@ void writeFileAtomically(const std::string& path, const std::string& content)
             throwOutputError(path, "write failed (disk full?)");
         }
     }
+    return {path, target, tmp, st};
+}
+
+void discard(const StagedFile& staged)
+{
     std::error_code ec;
-    if (fs::exists(st)) // the replacement keeps the file's permissions (a private 0600 file stays private)
-        fs::permissions(tmp, st.permissions(), fs::perm_options::replace, ec);
-    fs::rename(tmp, target, ec);
+    if (!staged.tmp.empty())
+        std::filesystem::remove(staged.tmp, ec);
+}
+
+void commit(const StagedFile& staged)
+{
+    namespace fs = std::filesystem;
+    if (staged.tmp.empty())
+        return;
+    std::error_code ec;
+    if (fs::exists(staged.before)) // the replacement keeps the file's permissions (a private 0600 file stays private)
+        fs::permissions(staged.tmp, staged.before.permissions(), fs::perm_options::replace, ec);
+    fs::rename(staged.tmp, staged.target, ec);
     if (ec) {
         const std::string why = ec.message(); // before remove() overwrites ec ("Success")
-        fs::remove(tmp, ec);
-        throwOutputError(path, "cannot replace the file (" + why + ")");
+        discard(staged);
+        throwOutputError(staged.path, "cannot replace the file (" + why + ")");
     }
 }
 
-void writeGzipFileAtomically(const std::string& path, const std::string& content)
+} // namespace
+
+void writeFileAtomically(const std::string& path, const std::string& content) { commit(stageFile(path, content)); }
+
+void writeFilesAtomically(const std::vector<std::pair<std::string, std::string>>& files)
+{
+    std::vector<StagedFile> staged;
+    try {
+        for (const auto& [path, content] : files)
+            staged.push_back(stageFile(path, content));
+    } catch (...) {
+        for (const auto& s : staged)
+            discard(s);
+        throw;
+    }
+    // Each rename replaces a regular file in its own folder, which fails only if the folder's
+    // permissions changed since its temporary was written there.
+    for (std::size_t i = 0; i < staged.size(); ++i) {
+        try {
+            commit(staged[i]);
+        } catch (...) {
+            for (std::size_t j = i + 1; j < staged.size(); ++j)
+                discard(staged[j]);
+            throw;
+        }
+    }
+}
+
+std::string gzipCompress(const std::string& path, const std::string& content)
 {
     z_stream zs{};
     // windowBits 15 + 16 selects the gzip wrapper, so `zcat` reads the result.
@@ -226,7 +282,12 @@ void writeGzipFileAtomically(const std::string& path, const std::string& content
     deflateEnd(&zs);
     if (rc != Z_STREAM_END)
         throwOutputError(path, "compression failed");
-    writeFileAtomically(path, out);
+    return out;
+}
+
+void writeGzipFileAtomically(const std::string& path, const std::string& content)
+{
+    writeFileAtomically(path, gzipCompress(path, content));
 }
 
 } // namespace gpuforecast

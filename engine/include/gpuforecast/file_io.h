@@ -4,6 +4,8 @@
 // never leaves half a file where a good one was.
 #include <cstddef>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gpuforecast {
 
@@ -25,6 +27,14 @@ void writeFileAtomically(const std::string& path, const std::string& content);
 
 // Same, gzip-compressed (for the tile database and shipped datasets).
 void writeGzipFileAtomically(const std::string& path, const std::string& content);
+// `content` as gzip data; errors name `path`, the file it is meant for.
+std::string gzipCompress(const std::string& path, const std::string& content);
+
+// Files that belong together (a set of trained weights), each as (path, content): every one is
+// written under its temporary name first, and only when all are written are they renamed over
+// their paths. A failure on the way (a full disk, a folder where a file should be) leaves every
+// old file as it was, never a mix of old and new.
+void writeFilesAtomically(const std::vector<std::pair<std::string, std::string>>& files);
 
 bool endsWith(const std::string& s, const std::string& suffix);
 
