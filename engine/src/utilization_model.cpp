@@ -236,7 +236,12 @@ UtilizationModel UtilizationModel::fromJson(const nlohmann::json& j, const std::
         }
         model.setOperatorFloors(std::move(parsed));
     }
-    if (j.contains("self_test")) {
+    // Required: every file `train` writes has it, and a file without it could have been edited
+    // at will (weights tripled, the self-test deleted) and forecast from without a word.
+    if (!j.contains("self_test"))
+        throwInputError(source, "self_test", "missing: every weights file that train writes has its self-test, which "
+                                             "shows the weights were not damaged or edited; retrain to get one");
+    {
         const auto& tests = j["self_test"];
         if (!tests.is_array())
             throwInputError(source, "self_test", "expected an array");
