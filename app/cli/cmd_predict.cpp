@@ -211,7 +211,7 @@ struct Notes {
 std::optional<std::string> sheetCheck(const GpuSpec& gpu)
 {
     std::string text;
-    for (const auto& note : {fp32PeakMismatch(gpu), matrixPeakNote(gpu)})
+    for (const auto& note : {vendorNote(gpu), fp32PeakMismatch(gpu), matrixPeakNote(gpu)})
         if (note)
             text += (text.empty() ? "" : "; ") + *note;
     return text.empty() ? std::nullopt : std::optional<std::string>(text);

@@ -345,6 +345,16 @@ std::optional<std::string> matrixPeakNote(const GpuSpec& spec)
            "vector peak, MI300X 163400 against 81700 GFLOP/s)";
 }
 
+std::optional<std::string> vendorNote(const GpuSpec& spec)
+{
+    const std::string lower = json_fields::lowerCase(spec.vendor);
+    if (lower.empty() || spec.vendorIsNvidia() || lower.find("amd") != std::string::npos)
+        return std::nullopt;
+    return "vendor \"" + spec.vendor +
+           "\" is neither NVIDIA nor AMD, so the sheet is read as not NVIDIA's (GEMMs at fp32_matrix_gflops, no FP32 "
+           "issue share); write NVIDIA if it is one";
+}
+
 std::optional<std::string> unreadFieldsNote(const GpuSpec& spec)
 {
     if (spec.unreadFields.empty())

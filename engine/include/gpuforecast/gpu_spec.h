@@ -139,6 +139,11 @@ double fp32PeakFromCoresGflops(const GpuSpec& spec);
 // Empty otherwise.
 std::optional<std::string> matrixPeakNote(const GpuSpec& spec);
 
+// A vendor that is neither NVIDIA nor AMD ("Nvdia"): the sheet is read as not NVIDIA's (its GEMMs
+// on fp32_matrix_gflops, no FP32 issue share), which moved a misspelt H100's forecast 7% without
+// a word. Empty for those two and for a sheet that names no vendor.
+std::optional<std::string> vendorNote(const GpuSpec& spec);
+
 // One line for people when the file had fields no forecast reads: each named, with the field it
 // most likely meant ("l1_cache_kbb (did you mean l1_cache_kb?)"); empty when every key was read.
 std::optional<std::string> unreadFieldsNote(const GpuSpec& spec);
