@@ -147,23 +147,23 @@ int runTrain(const std::vector<std::string>& args)
     // The networks and their tile table are one set: written together or not at all, so a failure
     // half way (a full disk, a folder named ln.json) cannot leave new networks beside old ones,
     // which a forecast would read without a word.
+    // What each class did, printed once the set is written.
     std::vector<std::pair<std::string, std::string>> files;
     std::vector<std::string> report;
     for (std::size_t c = 0; c < results.size(); ++c) {
-        char line[256];
+        const std::string cls(opClassName(samples[c].opClass));
+        char line[192];
         if (!results[c]) {
-            const std::string cls(opClassName(samples[c].opClass));
             // A network left in --out from an earlier training would be read beside the new ones.
             const bool stale = fs::exists(fs::path(outDir) / (cls + ".json"));
-            report.push_back(cls + std::string(cls.size() < 11 ? 11 - cls.size() : 0, ' ') + " skipped: no measurements of this class in " +
-                             dataDir +
+            std::snprintf(line, sizeof line, "%-11s skipped: no measurements of this class in ", cls.c_str());
+            report.push_back(line + dataDir +
                              (stale ? "; the " + cls + ".json already in " + outDir +
                                           " is from an earlier training and is kept: forecasts will read it"
                                     : std::string()));
             continue;
         }
         const auto& r = results[c];
-        const std::string cls(opClassName(r->model.opClass()));
         files.emplace_back((fs::path(outDir) / (cls + ".json")).string(), r->model.toJson().dump() + "\n");
         std::snprintf(line, sizeof line, "%-11s validation MAPE %6.2f%%  (%d epochs over %d networks, at most %d each; %.0f s)",
                       cls.c_str(), r->validationMape, r->epochs, opt.ensembleSize, opt.maxEpochs, r->seconds);
