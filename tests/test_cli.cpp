@@ -539,6 +539,9 @@ private slots:
         QTest::newRow("unknown option") << QStringList{"gpus", "--colour"} << "unknown argument '--colour'";
         QTest::newRow("bad csv") << QStringList{"kernels", "--in", kData + "/bad_kernels.csv"} << "bad_kernels.csv: line 3 k";
         QTest::newRow("unknown gpu") << QStringList{"kernels", "--in", kData + "/unknown_gpu.csv"} << "unknown_gpu.csv: line 2 gpu: unknown GPU 'H900'";
+        // GPUs are read in the order the file names them: the first bad line is the one reported.
+        QTest::newRow("unknown gpus, first line first") << QStringList{"kernels", "--in", kData + "/unknown_gpus_unsorted.csv"}
+                                                        << "unknown_gpus_unsorted.csv: line 3 gpu: unknown GPU 'ZZ900'";
         QTest::newRow("missing sheet file") << QStringList{"kernels", "--in", kData + "/missing_sheet.csv"}
                                             << "missing_sheet.csv: line 2 gpu: no-such-folder/my-gpu.json: no such file";
         QTest::newRow("unknown gpu, measured") << QStringList{"evaluate", "--in", kData + "/unknown_gpu_measured.csv"}

@@ -6,6 +6,7 @@
 #include "gpuforecast/catalog.h"
 #include "gpuforecast/csv.h"
 #include "gpuforecast/error.h"
+#include "gpuforecast/evaluation.h"
 #include "gpuforecast/file_io.h"
 #include "gpuforecast/forecaster.h"
 #include "gpuforecast/kernel_table.h"
@@ -14,7 +15,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <map>
 #include <sstream>
 
 namespace gpuforecast::cli {
@@ -40,22 +40,18 @@ int runKernels(const std::vector<std::string>& args)
         !note.empty()) // on stderr: the output table is the forecast itself
         std::cerr << "gpuforecast-cli kernels: note: " << note << "\n";
 
-    std::map<std::string, std::vector<std::size_t>> byGpu;
-    for (std::size_t i = 0; i < table.rows.size(); ++i)
-        byGpu[table.rows[i].gpu].push_back(i);
     std::vector<KernelForecast> forecasts(table.rows.size());
-    for (const auto& [gpuId, idx] : byGpu) {
-        const GpuSpec gpu = resolveTableGpu(catalog, gpuId, table.source, idx.front() + 2);
-        if (!findGpu(catalog, gpuId)) // a sheet file: what predict would say of it
-            for (const auto& note : sheetFileNotes(gpu, catalog, forecaster))
-                std::cerr << "gpuforecast-cli kernels: note: " << gpuId << ": " << note << "\n";
+    for (const auto& gpu : resolveTableGpus(table, catalog)) {
+        if (!findGpu(catalog, gpu.cell)) // a sheet file: what predict would say of it
+            for (const auto& note : sheetFileNotes(gpu.spec, catalog, forecaster))
+                std::cerr << "gpuforecast-cli kernels: note: " << gpu.cell << ": " << note << "\n";
         std::vector<Kernel> kernels;
-        kernels.reserve(idx.size());
-        for (std::size_t i : idx)
+        kernels.reserve(gpu.rows.size());
+        for (std::size_t i : gpu.rows)
             kernels.push_back(table.rows[i].kernel);
-        const auto f = forecaster.predict(kernels, gpu);
-        for (std::size_t j = 0; j < idx.size(); ++j)
-            forecasts[idx[j]] = f[j];
+        const auto f = forecaster.predict(kernels, gpu.spec);
+        for (std::size_t j = 0; j < gpu.rows.size(); ++j)
+            forecasts[gpu.rows[j]] = f[j];
     }
 
     // Why the forecast is what it is (--details): the tile, the waves, the bound, the utilization.

@@ -8,6 +8,20 @@
 
 namespace gpuforecast {
 
+std::vector<TableGpu> resolveTableGpus(const KernelTable& table, const std::vector<GpuSpec>& catalog)
+{
+    std::vector<TableGpu> gpus;
+    std::map<std::string, std::size_t> slot;
+    for (std::size_t i = 0; i < table.rows.size(); ++i) {
+        const std::string& cell = table.rows[i].gpu;
+        auto [it, fresh] = slot.try_emplace(cell, gpus.size());
+        if (fresh) // line i + 2: the header is line 1
+            gpus.push_back({cell, resolveTableGpu(catalog, cell, table.source, i + 2), {}});
+        gpus[it->second].rows.push_back(i);
+    }
+    return gpus;
+}
+
 PredictedTable forecastTable(const KernelTable& table, const Forecaster& forecaster,
                              const std::vector<GpuSpec>& catalog)
 {
@@ -15,22 +29,20 @@ PredictedTable forecastTable(const KernelTable& table, const Forecaster& forecas
     const std::size_t n = table.rows.size();
     p.predictedMs.resize(n);
     p.measuredMs.resize(n);
-    std::map<std::string, std::vector<std::size_t>> byGpu;
     for (std::size_t i = 0; i < n; ++i) {
-        byGpu[table.rows[i].gpu].push_back(i);
         p.gpus.push_back(table.rows[i].gpu);
         p.classes.push_back(table.rows[i].kernel.opClass);
         if (i < table.measurements.size())
             p.measuredMs[i] = table.measurements[i].latencyMs;
     }
-    for (const auto& [id, idx] : byGpu) {
-        const GpuSpec gpu = resolveTableGpu(catalog, id, table.source, idx.front() + 2);
+    for (const auto& gpu : resolveTableGpus(table, catalog)) {
         std::vector<Kernel> kernels;
-        for (std::size_t i : idx)
+        kernels.reserve(gpu.rows.size());
+        for (std::size_t i : gpu.rows)
             kernels.push_back(table.rows[i].kernel);
-        const auto f = forecaster.predict(kernels, gpu);
-        for (std::size_t j = 0; j < idx.size(); ++j)
-            p.predictedMs[idx[j]] = f[j].ms();
+        const auto f = forecaster.predict(kernels, gpu.spec);
+        for (std::size_t j = 0; j < gpu.rows.size(); ++j)
+            p.predictedMs[gpu.rows[j]] = f[j].ms();
     }
     return p;
 }

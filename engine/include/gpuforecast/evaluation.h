@@ -23,6 +23,16 @@ struct PredictedTable {
     std::vector<OpClass> classes;
 };
 
+// A table's GPUs, each once with the rows that name it, in the order they first appear: a bad
+// cell is reported at its first line, not at the first in alphabetical order, and every GPU is
+// read before any kernel is forecast (a typo on the last line of a large file fails at once).
+struct TableGpu {
+    std::string cell; // the gpu column as written: an id or a sheet file's path
+    GpuSpec spec;
+    std::vector<std::size_t> rows;
+};
+std::vector<TableGpu> resolveTableGpus(const KernelTable& table, const std::vector<GpuSpec>& catalog);
+
 PredictedTable forecastTable(const KernelTable& table, const Forecaster& forecaster,
                              const std::vector<GpuSpec>& catalog);
 
