@@ -970,7 +970,13 @@ private slots:
         const QString path = dir.filePath("s.json");
         writeFileAtomically(path.toStdString(), scenario.dump());
         MainWindow window(&session);
-        QVERIFY(window.openScenario(path));
+        QString notes;
+        QVERIFY(window.openScenario(path, nullptr, &notes));
+        // ... and says so: the list's new ids had come without a word.
+        QVERIFY2(notes.contains("its sheet 'mine' differs from yours of that id here: added as 'mine (scenario)'") &&
+                     notes.contains("its sheet 'A100-PCIE-40GB' differs from the bundled one of that id here: added as "
+                                    "'A100-PCIE-40GB (scenario)'"),
+                 qPrintable(notes));
         QCOMPARE(session.gpu("mine")->smCount, mine.smCount);
         QVERIFY(!session.isUserGpu("A100-PCIE-40GB"));
         QCOMPARE(session.selectedGpus(), (QStringList{"mine (scenario)", "A100-PCIE-40GB (scenario)"}));
@@ -1973,11 +1979,27 @@ private slots:
         }
         p.start(GPUFORECAST_GUI, {"--screenshot", dir.filePath("custom.png"), dir.filePath("custom.json")});
         QVERIFY(p.waitForFinished(60000));
-        QVERIFY2(cleanExit(p), qPrintable(endOf(p)));
+        const QString customErr = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(cleanExit(p), qPrintable(customErr));
         QVERIFY(QFile::exists(dir.filePath("custom.png")));
+        QVERIFY2(!customErr.contains("note"), qPrintable(customErr)); // a clean scenario has nothing to say
         QDirIterator saved(dir.path(), {"*.json"}, QDir::Files, QDirIterator::Subdirectories);
         QCOMPARE(saved.next(), dir.filePath("custom.json"));
         QVERIFY2(!saved.hasNext(), qPrintable(saved.next()));
+        { // what the window says of a file in a message box, a screenshot says on stderr
+            QFile scenarioFile(dir.filePath("custom.json"));
+            QVERIFY(scenarioFile.open(QIODevice::ReadOnly));
+            nlohmann::json noted = nlohmann::json::parse(scenarioFile.readAll().toStdString());
+            noted["paralel"] = {{"tensor", 2}};
+            writeFileAtomically(dir.filePath("noted.json").toStdString(), noted.dump());
+        }
+        p.start(GPUFORECAST_GUI, {"--screenshot", dir.filePath("noted.png"), dir.filePath("noted.json")});
+        QVERIFY(p.waitForFinished(60000));
+        const QString noteErr = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(cleanExit(p), qPrintable(noteErr));
+        QVERIFY2(noteErr.contains("gpuforecast: note: " + dir.filePath("noted.json") + ": ") && noteErr.contains("paralel"),
+                 qPrintable(noteErr));
+        QVERIFY(QFile::remove(dir.filePath("noted.json")));
         const QList<QPair<QStringList, QString>> mistakes{
             {{"--screenshot", dir.filePath("shot.xyz")}, "name it .png, .jpg"},
             {{"--screenshot", dir.filePath("no/such/dir/shot.png")}, "cannot write the image"},

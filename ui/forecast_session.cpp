@@ -110,7 +110,7 @@ Scenario ForecastSession::toScenario() const
     return s;
 }
 
-std::optional<QString> ForecastSession::applyScenario(const Scenario& sc)
+std::optional<QString> ForecastSession::applyScenario(const Scenario& sc, QStringList* notes)
 {
     // Check everything before touching anything: a bad file must leave the session as it was.
     const QString name = QString::fromStdString(sc.model);
@@ -175,6 +175,11 @@ std::optional<QString> ForecastSession::applyScenario(const Scenario& sc)
                 isMeasuredGpuAsTrained(g, forecaster().tiles().gpus()))
                 g.efficiencyBasisId = g.id;
             const std::string fresh = uniqueGpuId(QString::fromStdString(g.id + " (scenario)")).toStdString();
+            if (notes) // the list shows the new id; this says why it is there
+                *notes << QString("its sheet '%1' differs from %2 of that id here: added as '%3'")
+                              .arg(QString::fromStdString(g.id),
+                                   isUserGpu(QString::fromStdString(g.id)) ? QString("yours") : QString("the bundled one"),
+                                   QString::fromStdString(fresh));
             renamed[g.id] = fresh;
             g.id = fresh;
         }

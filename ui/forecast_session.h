@@ -105,9 +105,10 @@ public:
     GpuSpec effectiveGpu(const QString& gpuId) const; // the spec with its what-if applied
 
     // The whole state as a scenario file, and back. Applying validates everything first and
-    // changes nothing on error.
+    // changes nothing on error. `notes` gets one line per sheet that joined under a new id
+    // because a different sheet already had its own.
     Scenario toScenario() const;
-    std::optional<QString> applyScenario(const Scenario& scenario);
+    std::optional<QString> applyScenario(const Scenario& scenario, QStringList* notes = nullptr);
 
     // Index aligned with selectedGpus().
     std::shared_ptr<const ForecastList> forecasts() const { return forecasts_; }

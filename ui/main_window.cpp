@@ -567,15 +567,16 @@ bool MainWindow::openScenarioAskingFirst(const QString& path)
     return maybeSave() && openScenario(path);
 }
 
-bool MainWindow::openScenario(const QString& path, QString* errorText)
+bool MainWindow::openScenario(const QString& path, QString* errorText, QString* noteText)
 {
     loading_ = true;
     std::optional<QString> error;
-    std::optional<std::string> unread;
+    QStringList notes;
     try {
         const Scenario scenario = loadScenario(path.toStdString());
-        unread = scenarioUnreadNote(scenario);
-        error = session_->applyScenario(scenario);
+        if (const auto unread = scenarioUnreadNote(scenario))
+            notes << QString::fromStdString(*unread);
+        error = session_->applyScenario(scenario, &notes);
     } catch (const ForecastError& e) {
         error = QString::fromUtf8(e.what());
     }
@@ -597,10 +598,12 @@ bool MainWindow::openScenario(const QString& path, QString* errorText)
     if (!session_->selectedGpus().isEmpty())
         showGpu(session_->selectedGpus().front());
     updateTitle();
-    // A misspelt "parallel" opened as one GPU without a word, a repeated GPU as one bar; the file
-    // is left as it is.
-    if (unread) {
-        const QString note = QString("%1: %2").arg(path, QString::fromStdString(*unread));
+    // A misspelt "parallel" opened as one GPU without a word, a repeated GPU as one bar, a sheet
+    // under a taken id as a GPU the user had not heard of; the file is left as it is.
+    if (!notes.isEmpty()) {
+        const QString note = QString("%1: %2").arg(path, notes.join("; "));
+        if (noteText)
+            *noteText = note;
         statusBar()->showMessage(note, 20000);
         if (isVisible())
             QMessageBox::warning(this, tr("Opened, with notes"), note + "."); // unread keys, repeated GPUs

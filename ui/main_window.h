@@ -45,7 +45,9 @@ public:
     // (filtered and sorted), as CSV; false, with the reason shown, when the file cannot be written.
     bool exportComparisonCsv(const QString& path);
     bool exportOperatorCsv(const QString& path);
-    bool openScenario(const QString& path, QString* error = nullptr); // false (and the reason shown) on a bad file
+    // false (and the reason shown) on a bad file; `notes` gets what the window also says of a file
+    // it opened (keys it did not read, sheets added under a new id), empty when there is nothing.
+    bool openScenario(const QString& path, QString* error = nullptr, QString* notes = nullptr);
     // As File > Open does: unsaved work (recovered after a crash, say) is offered for saving first.
     bool openScenarioAskingFirst(const QString& path);
     bool saveScenario(const QString& path);

@@ -101,9 +101,11 @@ int main(int argc, char** argv)
     const QString scenario = parser.positionalArguments().value(0);
     if (parser.isSet(screenshot)) {
         window.setRemembersScenarios(false); // a picture taken is not a scenario the user opened
-        QString error;
-        if (!scenario.isEmpty() && !window.openScenario(scenario, &error))
+        QString error, notes;
+        if (!scenario.isEmpty() && !window.openScenario(scenario, &error, &notes))
             return usageError(error.startsWith(scenario) ? error : scenario + ": " + error);
+        if (!notes.isEmpty()) // what the window would have said in a message box, which nobody sees here
+            std::fprintf(stderr, "gpuforecast: note: %s\n", qPrintable(notes));
         window.show();
         QApplication::processEvents();
         window.repaint();
