@@ -4,6 +4,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -18,6 +19,19 @@ namespace gpuforecast {
 bool endsWith(const std::string& s, const std::string& suffix)
 {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+void refuseNulBytes(std::string_view text, const std::string& source)
+{
+    const std::size_t at = text.find('\0');
+    if (at == std::string_view::npos)
+        return;
+    const std::string_view before = text.substr(0, at);
+    const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+    const std::size_t lineStart = before.rfind('\n');
+    const std::size_t column = at - (lineStart == std::string_view::npos ? 0 : lineStart + 1) + 1;
+    throwInputError(source, "", "a NUL byte at line " + std::to_string(line) + ", column " + std::to_string(column) +
+                                    ": not a text file (a binary file under this name, or a damaged one?)");
 }
 
 namespace {

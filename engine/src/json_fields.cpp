@@ -1,6 +1,7 @@
 #include "gpuforecast/json_fields.h"
 
 #include "gpuforecast/error.h"
+#include "gpuforecast/file_io.h"
 
 #include <algorithm>
 #include <cctype>
@@ -297,6 +298,7 @@ nlohmann::json parse(const std::string& text, const std::string& source)
     // nlohmann parses iteratively but copies and dumps recursively, so a document nested a hundred
     // thousand levels deep (a 200 KB weights file whose "provenance" is [[[[...]]]]) parsed fine and
     // then overflowed the stack when the loader copied it. Our formats nest a few levels.
+    refuseNulBytes(text, source);
     if (const std::size_t depth = nestingDepth(text); depth > kMaxDepth)
         throwInputError(source, "", "not valid JSON (nested " + std::to_string(depth) + " levels deep; at most " +
                                         std::to_string(kMaxDepth) + " accepted)");

@@ -69,6 +69,7 @@ KernelTable parseKernelTable(const std::string& text, const std::string& source,
     std::string_view body = text;
     if (body.substr(0, 3) == "\xEF\xBB\xBF")
         body.remove_prefix(3);
+    refuseNulBytes(body, source);
     auto rows = csv::parse(body, source);
     // A line of blanks is an empty line, which the reader skips ("expected 7 columns, got 1").
     std::erase_if(rows, [](const std::vector<std::string>& row) { return row.size() == 1 && trimmed(row.front()).empty(); });

@@ -4,6 +4,7 @@
 // never leaves half a file where a good one was.
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -37,5 +38,10 @@ std::string gzipCompress(const std::string& path, const std::string& content);
 void writeFilesAtomically(const std::vector<std::pair<std::string, std::string>>& files);
 
 bool endsWith(const std::string& s, const std::string& suffix);
+
+// Every format we read is text. A NUL byte means a binary file under a text name, or a damaged
+// one; the parsers had stopped at it ("2\0" read as 2) or blamed "unexpected end of input".
+// Throws ForecastError naming `source` and the byte's line and column.
+void refuseNulBytes(std::string_view text, const std::string& source);
 
 } // namespace gpuforecast
