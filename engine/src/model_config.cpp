@@ -449,8 +449,20 @@ std::string modelNameForFile(const std::string& path, const nlohmann::json& conf
     return folder.empty() ? stem : folder;
 }
 
-ModelConfig loadModelConfig(const std::string& path)
+ModelConfig loadModelConfig(const std::string& pathOrFolder)
 {
+    // A Hugging Face model is a folder (a download, a snapshot) with its config.json in it; given
+    // the folder, that is the file meant. A folder without one is named as such, not as "not a
+    // regular file".
+    std::string path = pathOrFolder;
+    std::error_code ec;
+    if (std::filesystem::is_directory(pathOrFolder, ec)) {
+        const std::filesystem::path inside = std::filesystem::path(pathOrFolder) / "config.json";
+        if (!std::filesystem::exists(inside, ec))
+            throwInputError(pathOrFolder, "", "a folder with no config.json in it; give a model's config.json "
+                                              "(a Hugging Face model's folder holds one)");
+        path = inside.lexically_normal().string();
+    }
     const json config = json_fields::parse(readFile(path), path);
     ModelConfig c = modelConfigFromJson(config, path);
     c.id = modelNameForFile(path, config);

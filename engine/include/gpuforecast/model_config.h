@@ -101,7 +101,8 @@ ModelConfig modelConfigFromJson(const nlohmann::json& j, const std::string& sour
 // part, "Llama-2-7b-hf"), else the folder it is in.
 std::string modelNameForFile(const std::string& path, const nlohmann::json& config);
 
-// Reads the file at `path`; the id is modelNameForFile.
-ModelConfig loadModelConfig(const std::string& path);
+// Reads the file at `path`, or the config.json in the folder `path` names; the id is
+// modelNameForFile.
+ModelConfig loadModelConfig(const std::string& pathOrFolder);
 
 } // namespace gpuforecast
