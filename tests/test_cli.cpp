@@ -550,6 +550,12 @@ private slots:
         QTest::newRow("no weights folder") << QStringList{"predict", "--model", "gpt2_large", "--gpu", "T4", "--seq", "128",
                                                           "--weights", "/nonexistent-weights"}
                                            << "/nonexistent-weights: weights: no such folder";
+        QTest::newRow("weights file for the folder")
+            << QStringList{"evaluate", "--in", kData + "/small_kernels.csv", "--weights", QString(GPUFORECAST_RESOURCES) + "/weights/bmm.json"}
+            << "bmm.json: weights: a file, not a folder; give the folder of weights it is in (" + QString(GPUFORECAST_RESOURCES) + "/weights)";
+        QTest::newRow("model folder without config.json")
+            << QStringList{"predict", "--model", kData, "--gpu", "T4", "--seq", "128"}
+            << kData + ": a folder with no config.json in it";
         QTest::newRow("weights folder without weights")
             << QStringList{"evaluate", "--in", kData + "/small_kernels.csv", "--weights", kData} << "no weight files here";
         QTest::newRow("no runs folder") << QStringList{"evaluate-models", "--in", "/nonexistent-runs"}
@@ -715,6 +721,40 @@ private slots:
         QVERIFY2(r.err.contains(expected), qPrintable(r.err));
         QCOMPARE(r.err.trimmed().count('\n'), 0);
         QVERIFY(!QFile::exists(out)); // no partial output on failure
+    }
+
+    // A Hugging Face model is a folder with its config.json in it: the folder forecasts as the file.
+    void modelFolderIsReadAsItsConfig()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("gpt2-large"));
+        QVERIFY(QFile::copy(QString(GPUFORECAST_RESOURCES) + "/models/gpt2_large.json", dir.filePath("gpt2-large/config.json")));
+        const QStringList rest{"--gpu", "T4", "--seq", "128", "--json"};
+        const Run folder = cli(QStringList{"predict", "--model", dir.filePath("gpt2-large")} + rest);
+        const Run file = cli(QStringList{"predict", "--model", dir.filePath("gpt2-large/config.json")} + rest);
+        QVERIFY2(folder.code == 0 && file.code == 0, qPrintable(folder.err + file.err));
+        QCOMPARE(folder.out, file.out);
+        QCOMPARE(QJsonDocument::fromJson(folder.out.toUtf8()).object()["model"].toString(), QString("gpt2-large"));
+    }
+
+    // Every format read is text: a NUL byte is named where it is, in a table (where "2\0" had read
+    // as 2) and in a JSON file (where it had read as "unexpected end of input").
+    void nulBytesAreNamedWhereTheyAre()
+    {
+        QTemporaryDir dir;
+        const auto write = [&](const QString& name, const QByteArray& bytes) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size());
+        };
+        write("k.csv", QByteArray("op,gpu,b,m,n,k,h\nbmm,T4,1,2\0,3,4,\n", 34));
+        Run r = cli({"kernels", "--in", dir.filePath("k.csv")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(dir.filePath("k.csv") + ": a NUL byte at line 2, column 11: not a text file"), qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
+        write("m.json", QByteArray("{\"n_layer\": 2\0}", 15));
+        r = cli({"predict", "--model", dir.filePath("m.json"), "--gpu", "T4", "--seq", "8"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(dir.filePath("m.json") + ": a NUL byte at line 1, column 14"), qPrintable(r.err));
     }
 
     void unwritableOutputSaysWhy()
@@ -1714,7 +1754,7 @@ private slots:
         QTemporaryDir dir;
         QFile png(dir.filePath("logo.json"));
         QVERIFY(png.open(QIODevice::WriteOnly));
-        png.write(QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
+        png.write(QByteArray("\x89PNG\r\n\x1a\n", 8)); // no NUL byte yet: that is refused before parsing
         png.close();
         QProcess p;
         p.start(GPUFORECAST_CLI, {"predict", "--model", png.fileName(), "--gpu", "T4", "--seq", "8"});
@@ -1724,6 +1764,13 @@ private slots:
         QVERIFY2(QString::fromUtf8(err).toUtf8() == err, err.constData()); // no byte that is not UTF-8
         QVERIFY2(err.contains("logo.json: not valid JSON") && err.contains("\\x89"), err.constData());
         QCOMPARE(err.trimmed().count('\n'), 0);
+        // The whole header, NUL bytes and all, is called what it is.
+        QVERIFY(png.open(QIODevice::Append));
+        png.write(QByteArray("\0\0\0\rIHDR", 8));
+        png.close();
+        const Run whole = cli({"predict", "--model", png.fileName(), "--gpu", "T4", "--seq", "8"});
+        QCOMPARE(whole.code, 2);
+        QVERIFY2(whole.err.contains("logo.json: a NUL byte at line 3, column 1: not a text file"), qPrintable(whole.err));
     }
 
     void versionPrints()

@@ -184,8 +184,11 @@ Forecaster loadWeightsFolder(const std::filesystem::path& dir, const TileDatabas
     // A mistyped --weights must not quietly fall back to the roofline: the numbers would look like
     // forecasts. A folder with some classes only (train on a subset) is fine; one with none is not.
     std::error_code ec;
-    if (!fs::is_directory(dir, ec))
-        throwInputError(dir.string(), "weights", "no such folder");
+    if (!fs::is_directory(dir, ec)) // "no such folder" for a file had sent users looking for a typo
+        throwInputError(dir.string(), "weights",
+                        fs::exists(dir, ec) ? "a file, not a folder; give the folder of weights it is in (" +
+                                                  (dir.has_parent_path() ? dir.parent_path().string() : ".") + ")"
+                                            : "no such folder");
     const fs::path tilePath = dir / "gemm_tiles.csv.gz";
     const bool hasTiles = fs::exists(tilePath, ec);
     bool any = hasTiles;
