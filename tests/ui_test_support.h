@@ -57,6 +57,13 @@ private:
     QByteArray previous_;
 };
 
+// A hand-written file for a test to open (a scenario, a sheet).
+inline bool writeText(const QString& path, const QByteArray& text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+}
+
 // Resizes the window, shows it and waits until it is on screen (offscreen: laid out and painted),
 // for QVERIFY(shownAt(window, 1366, 768)).
 inline bool shownAt(QWidget& window, int width, int height)
@@ -70,6 +77,7 @@ class UserGpuFolder {
 public:
     UserGpuStore store() const { return UserGpuStore(dir_.filePath("gpus")); }
     void clear() const { QDir(dir_.filePath("gpus")).removeRecursively(); } // before each test
+    QString filePath(const QString& name) const { return dir_.filePath(name); } // "gpus/x.json"
 
 private:
     QTemporaryDir dir_;
