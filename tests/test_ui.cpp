@@ -1701,6 +1701,11 @@ private slots:
         QCOMPARE(formatGiB(5.8 * 1073741824.0), QString("5.8 GiB"));
         QCOMPARE(formatGiB(1023.9 * 1073741824.0), QString("1023.9 GiB"));
         QCOMPARE(formatGiB(8573.8 * 1073741824.0), QString("8.37 TiB")); // not "8573.8 GiB"
+        // The number alone, for "32.4 of 80 GiB": a 0.001 GB sheet had held "0.0 GiB".
+        QCOMPARE(formatGiBAmount(80), QString("80"));
+        QCOMPARE(formatGiBAmount(1.5), QString("1.5"));
+        QCOMPARE(formatGiBAmount(684.04), QString("684.0"));
+        QCOMPARE(formatGiBAmount(0.001 * 1e9 / 1073741824.0), QString("0.000931"));
         QCOMPARE(formatGiB(3.0 * 1125899906842624.0), QString("3.00 PiB"));
         QCOMPARE(formatLatencyIn(61.84, latencyUnitFor(100)), QString("61.8 ms"));
         QCOMPARE(formatLatencyIn(61.84, latencyUnitFor(2e4)), QString("0.0618 s")); // beside a 20 s bar

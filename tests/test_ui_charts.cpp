@@ -558,7 +558,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&compare));
         const QStringList texts = itemTexts(compare.plot());
         QCOMPARE(texts.size(), 3);
-        QVERIFY2(!texts[0].contains("fits in memory"), qPrintable(texts.join(" | "))); // the short form
+        QVERIFY2(!texts[0].contains("samples/s"), qPrintable(texts.join(" | "))); // not the full form
         QVERIFY2(texts[0].endsWith("beyond measured"), qPrintable(texts.join(" | ")));
         QVERIFY2(texts[1].endsWith("near the edge"), qPrintable(texts[1]));
         QVERIFY2(!texts[2].contains("beyond") && !texts[2].contains("edge"), qPrintable(texts[2]));
@@ -1552,6 +1552,61 @@ private slots:
             }
             QCOMPARE(labels, int(eight.size()));
         }
+    }
+
+    // Six GPUs in the chart of a 1600 x 1000 window: the full labels fit no slot, and the short
+    // ones had kept the time and speed-up alone, so a bar whose model fits read as one whose fit
+    // was unknown. Between the two, each keeps its rate and says whether the model fits.
+    void compareKeepsRateAndFitWhereTheFullLabelsDoNot()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(!session.setModel("llama3_8b"));
+        GraphOptions o = session.options();
+        o.batch = 4;
+        o.seq = 2048;
+        QVERIFY(!session.setOptions(o));
+        session.setSelectedGpus({"H100-SXM5-80GB", "A100-SXM4-80GB", "L40S", "MI300X", "RTX-4090", "L4"});
+        CompareChart compare(&session);
+        bool cutShort = false; // at one size at least, the full label does not fit
+        for (const QSize size : {QSize(1230, 500), QSize(1200, 420), QSize(1100, 420)}) {
+            compare.resize(size);
+            compare.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&compare));
+            QTest::qWait(50);
+            compare.plot()->replot(QCustomPlot::rpImmediateRefresh);
+            const QStringList texts = itemTexts(compare.plot());
+            QCOMPARE(texts.size(), 6);
+            for (const QString& text : texts) {
+                cutShort = cutShort || !text.contains("samples/s");
+                QVERIFY2(text.contains(QRegularExpression("\n[0-9.]+( k)? prompt tokens/s")), qPrintable(QString("%1 px: %2").arg(size.width()).arg(text)));
+                QVERIFY2(text.contains("\nfits in memory") || text.contains("\ndoes NOT fit"), qPrintable(text));
+            }
+        }
+        QVERIFY(cutShort);
+        // ... and the log-scale hint gives a span of millions as digits, not "3.55358e+06x".
+        GpuSpec slow = *session.gpu("L4");
+        slow.id = "L4 slowed";
+        slow.smCount = 1;
+        slow.fp32Gflops = slow.fp32MatrixGflops = 1; // the least a sheet may say
+        slow.memoryBandwidthGBps = 1;
+        GpuSpec fast = *session.gpu("H100-SXM5-80GB");
+        fast.id = "H100 sped up";
+        fast.fp32Gflops = fast.fp32MatrixGflops = 1e8; // the most
+        fast.memoryBandwidthGBps = 1e7;
+        for (const GpuSpec& g : {slow, fast}) {
+            const auto refused = session.addGpu(g);
+            QVERIFY2(!refused, qPrintable(refused.value_or(QString())));
+        }
+        session.setSelectedGpus({"H100 sped up", "L4 slowed"});
+        QTest::qWait(50);
+        const auto* hint = [&]() -> const QLabel* {
+            for (const QLabel* label : compare.findChildren<QLabel*>())
+                if (label->text().startsWith("the slowest bar is"))
+                    return label;
+            return nullptr;
+        }();
+        QVERIFY(hint);
+        QVERIFY2(hint->text().contains(QRegularExpression("^the slowest bar is [0-9]{7,}x the fastest")), qPrintable(hint->text()));
     }
 
     // A bar named "H100-SXM5-80GB" showed a user's edited numbers, and one scaled by the what-if

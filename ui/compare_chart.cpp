@@ -117,7 +117,8 @@ void CompareChart::rebuild()
     // log box reads them all, and at ten to one nobody compares those bars by eye any more.
     const double span = values.isEmpty() || !(lowest > 0) ? 1 : *std::max_element(values.begin(), values.end()) / lowest;
     logHint_->setVisible(!logScale() && span >= 10);
-    logHint_->setText(tr("the slowest bar is %1x the fastest: a log scale keeps both readable").arg(std::round(span)));
+    logHint_->setText(tr("the slowest bar is %1x the fastest: a log scale keeps both readable") // not "3.55358e+06x"
+                          .arg(QString::number(std::round(span), 'f', 0)));
     // On a log axis bars start a third of a decade below the fastest GPU: there is no zero.
     bottom_ = logScale() ? lowest / std::pow(10.0, 1.0 / 3) : 0.0;
     // QCPBars draws from its base to base + value, so the data are the heights above the base.
@@ -155,7 +156,15 @@ void CompareChart::rebuild()
                                                         : QString();
         const QString compact =
             details.front() + '\n' + details.at(1).section(' ', 0, 0) + (f.fits() ? QString() : tr("\ndoes NOT fit"));
-        labels_.push_back({label, details.join('\n'), compact + reach,
+        // Six GPUs' full labels fit no slot, and the short one had dropped what a buyer compares
+        // bars for: the rate, and whether the model fits at all (a bar that fits read as one whose
+        // fit was unknown).
+        const auto rate = std::find_if(details.begin(), details.end(), [](const QString& line) { return line.contains(tr("tokens/s")); });
+        const QString summary = details.front() + '\n' + details.at(1).section(' ', 0, 0) +
+                                (rate != details.end() ? '\n' + rate->section(", ", 0, 0) : QString()) +
+                                (f.fitsTightly() ? tr("\nfits, tightly") : f.fits() ? tr("\nfits in memory") : tr("\ndoes NOT fit")) +
+                                reach;
+        labels_.push_back({label, details.join('\n'), compact + reach, summary,
                            compact + (level == Coverage::Beyond ? tr("\nbeyond\nmeasured") : reach),
                            details.front() + (f.fits() ? QString() : tr(", does NOT fit")), details.front(),
                            run ? kMeasuredMarkSize / 2 + 2 : 0});
@@ -237,10 +246,9 @@ QStringList CompareChart::barDetails(std::size_t g, const LatencyUnit& unit) con
     // 8 x 141 GB server read as the whole server's need.
     // The need in its own unit where it outgrows the GPU's: "8573.8 of 80 GiB" read as digits.
     const double heldGiB = f.gpuMemoryBytes / GpuSpec::kBytesPerGiB; // a sheet's 141, or an edited 1.5
-    const QString held = QString::number(heldGiB, 'f', heldGiB == std::round(heldGiB) ? 0 : 1);
-    const QString need = f.memory.totalBytes() < 1024 * GpuSpec::kBytesPerGiB
-                             ? QString::number(f.memory.totalBytes() / GpuSpec::kBytesPerGiB, 'f', 1)
-                             : formatGiB(f.memory.totalBytes());
+    const QString held = formatGiBAmount(heldGiB);
+    const QString need = f.memory.totalBytes() < 1024 * GpuSpec::kBytesPerGiB ? formatGiBAmount(f.memory.totalBytes() / GpuSpec::kBytesPerGiB)
+                                                                              : formatGiB(f.memory.totalBytes());
     const QString perGpu = session_->layout().gpus() > 1 ? tr(" per GPU") : QString();
     lines << (f.fitsTightly() ? tr("fits in memory, tightly (%1 of %2 GiB%3)")
               : f.fits()      ? tr("fits in memory (%1 of %2 GiB%3)")
@@ -303,9 +311,10 @@ bool CompareChart::chooseLabels()
         const QStringList lines = text.split('\n');
         return std::all_of(lines.begin(), lines.end(), [&](const QString& line) { return metrics.horizontalAdvance(line) <= 0.95 * slot; });
     };
-    bool full = true, shortFit = true, narrowFit = true;
+    bool full = true, summaryFit = true, shortFit = true, narrowFit = true;
     for (const auto& l : labels_) {
         full = full && fitsSlot(l.item, l.full);
+        summaryFit = summaryFit && fitsSlot(l.item, l.summary);
         shortFit = shortFit && fitsSlot(l.item, l.compact);
         narrowFit = narrowFit && fitsSlot(l.item, l.narrow);
     }
@@ -324,7 +333,7 @@ bool CompareChart::chooseLabels()
                      l.markGap + (wrapped.back().count('\n') + 1) * metrics.lineSpacing() <= 0.45 * plotHeight;
     }
     full = full || wrappedFit;
-    uprightLabels_ = !full && !shortFit && !narrowFit;
+    uprightLabels_ = !full && !summaryFit && !shortFit && !narrowFit;
     // Upright, a label as long as "17.79 s, does NOT fit" ran off the top of a 1024 x 640 window's
     // chart; the hatched bar still says the model does not fit.
     const double height = plot_->yAxis->axisRect()->height();
@@ -340,7 +349,7 @@ bool CompareChart::chooseLabels()
             l.item->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
             l.item->setPadding(QMargins(l.markGap, 0, 0, 0)); // turned: its left side faces the bar
         } else {
-            QString text = wrappedFit ? wrapped[i] : full ? l.full : shortFit ? l.compact : l.narrow;
+            QString text = wrappedFit ? wrapped[i] : full ? l.full : summaryFit ? l.summary : shortFit ? l.compact : l.narrow;
             if (renderingForExport()) // no hover text to point to in a file
                 text.remove(QRegularExpression(QStringLiteral("[ \\n]") + QRegularExpression::escape(tr("(hover)"))));
             l.item->setText(text);

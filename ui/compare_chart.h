@@ -67,6 +67,7 @@ private:
     struct BarLabel { // its forms, made once per rebuild; chooseLabels() only measures them
         QCPItemText* item;
         QString full, compact;
+        QString summary;           // between the two: time, speed-up, the rate and the memory fit
         QString narrow;            // compact, with "beyond measured" over two lines
         QString upright, timeOnly; // turned upright; the time alone where even that is too tall
         int markGap = 0; // px kept under the text for a measured run's diamond at or above the bar

@@ -95,6 +95,13 @@ QString formatGiB(double bytes)
     return v < 1024 ? QString("%1 TiB").arg(threeFigures(v)) : QString("%1 PiB").arg(threeFigures(v / 1024));
 }
 
+QString formatGiBAmount(double gib)
+{
+    if (gib == std::round(gib))
+        return QString::number(gib, 'f', 0);
+    return gib >= 1 ? QString::number(gib, 'f', 1) : threeFigures(gib);
+}
+
 LatencyUnit latencyUnitFor(double largestMs)
 {
     // Past three hours, hours: a week-long step's bar read "226963 s".

@@ -19,6 +19,9 @@ QString formatBytes(double bytes);
 // Memory held or needed, in binary units as GPU memory is sold: "5.8 GiB", "684.0 GiB", and from
 // 1024 GiB on three figures of TiB or PiB, "8.37 TiB" (a 70B training step "needed 8573.8 of 80 GiB").
 QString formatGiB(double bytes);
+// A number of GiB without its unit, for "32.4 of 80 GiB": whole as it is ("80"), one decimal from
+// 1 ("1.5", "684.0"), three figures below ("0.00100": a 0.001 GB sheet held "0.0 GiB").
+QString formatGiBAmount(double gib);
 
 // Latency axes hold milliseconds; past 10 s their ticks read seconds (a 70B training step's axis
 // read "3·10^6" ms), past three hours hours. The unit's name for the axis label, and what one of
