@@ -1607,6 +1607,28 @@ private slots:
         }();
         QVERIFY(hint);
         QVERIFY2(hint->text().contains(QRegularExpression("^the slowest bar is [0-9]{7,}x the fastest")), qPrintable(hint->text()));
+        // On the log scale the hint offers, an axis in hours is ticked at powers of ten of hours
+        // (it read 2777.78, 27.7778, 0.277778 h), each labelled as a power, as the range needs.
+        auto* log = [&]() -> QCheckBox* {
+            for (QCheckBox* box : compare.findChildren<QCheckBox*>())
+                if (box->text() == "Log scale")
+                    return box;
+            return nullptr;
+        }();
+        QVERIFY(log);
+        log->setChecked(true);
+        QTest::qWait(50);
+        compare.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY2(compare.plot()->yAxis->label().contains("(h)"), qPrintable(compare.plot()->yAxis->label()));
+        const QVector<double> ticks = compare.plot()->yAxis->tickVector();
+        const QVector<QString> labels = compare.plot()->yAxis->tickVectorLabels();
+        QVERIFY(ticks.size() >= 3);
+        for (int i = 0; i < ticks.size(); ++i) {
+            const double decades = std::log10(ticks[i] / 3.6e6);
+            QVERIFY2(std::abs(decades - std::round(decades)) < 1e-9, qPrintable(labels[i]));
+            QVERIFY2(labels[i] == QString("1e%1%2").arg(std::lround(decades) < 0 ? "-" : "+").arg(std::abs(std::lround(decades)), 2, 10, QChar('0')),
+                     qPrintable(labels[i]));
+        }
     }
 
     // A bar named "H100-SXM5-80GB" showed a user's edited numbers, and one scaled by the what-if

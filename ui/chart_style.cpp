@@ -109,12 +109,52 @@ private:
     double msPerUnit_;
 };
 
+// Powers of ten of a unit on an axis of milliseconds (msPerUnit 1: the axis's own unit), labelled
+// in one notation (logTickLabel).
+class LogUnitTicker : public QCPAxisTickerLog {
+public:
+    explicit LogUnitTicker(double msPerUnit) : msPerUnit_(msPerUnit) {}
+
+protected:
+    QVector<double> createTickVector(double tickStep, const QCPRange& range) override
+    {
+        QVector<double> ticks = QCPAxisTickerLog::createTickVector(tickStep, QCPRange(range.lower / msPerUnit_, range.upper / msPerUnit_));
+        powers_ = !ticks.isEmpty() && logTicksNeedPowers(ticks.front(), ticks.back());
+        for (double& t : ticks)
+            t *= msPerUnit_;
+        return ticks;
+    }
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override { return logTickLabel(tick / msPerUnit_, powers_); }
+
+private:
+    double msPerUnit_;
+    bool powers_ = false;
+};
+
 } // namespace
+
+bool logTicksNeedPowers(double lowest, double highest)
+{
+    return highest >= 1e5 || (lowest > 0 && lowest < 1e-3);
+}
+
+QString logTickLabel(double value, bool powers)
+{
+    if (!powers)
+        return QString::number(value, 'g', 6);
+    // One significant figure: the ticks are 1, 2 or 5 of a decade. The painter lifts the exponent.
+    return QString::number(value, 'e', 0);
+}
+
+void setPowersOfTenTicker(QCPAxis* axis)
+{
+    axis->setTicker(QSharedPointer<QCPAxisTicker>(new LogUnitTicker(1)));
+}
 
 void setLatencyTicker(QCPAxis* axis, const LatencyUnit& unit, bool logScale)
 {
     if (logScale)
-        axis->setTicker(QSharedPointer<QCPAxisTicker>(new UnitTicker<QCPAxisTickerLog>(unit.ms)));
+        axis->setTicker(QSharedPointer<QCPAxisTicker>(new LogUnitTicker(unit.ms)));
     else
         axis->setTicker(QSharedPointer<QCPAxisTicker>(new UnitTicker<QCPAxisTicker>(unit.ms)));
 }

@@ -84,7 +84,7 @@ RooflineChart::RooflineChart(ForecastSession* session, QWidget* parent)
     placeLegendBeside();
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
         axis->setScaleType(QCPAxis::stLogarithmic);
-        axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        setPowersOfTenTicker(axis);
     }
     enableToolTips();
     followSession();

@@ -89,9 +89,11 @@ protected:
             for (const double step : {1.0, 2.0, 5.0})
                 if (const double at = decade * step; (steps_ || step == 1) && at >= range.lower && at <= range.upper)
                     ticks << at;
+        // One notation for every label: "10⁶, 100000, ..." had mixed powers and digits.
+        powers_ = !ticks.isEmpty() && logTicksNeedPowers(ticks.front() / msPerUnit_, ticks.back() / msPerUnit_);
         return ticks;
     }
-    QString getTickLabel(double tick, const QLocale&, QChar, int) override { return QString::number(tick / msPerUnit_); }
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override { return logTickLabel(tick / msPerUnit_, powers_); }
 
 private:
     // A log axis's range: anything else makes no ticks, and must not ask for another replot.
@@ -107,6 +109,7 @@ private:
     const QCPAxis* axis_;
     double msPerUnit_ = 1;
     bool steps_ = true;
+    bool powers_ = false;
 };
 
 // Linear ticks no closer than their labels allow: in a 1024 x 640 window the staircase's 0, 2000,
