@@ -954,7 +954,7 @@ private slots:
         QCOMPARE(starvedJson["coverage"].toString(), QString("within"));
         const QJsonArray stretch = starvedJson["basis_stretch"].toArray();
         QCOMPARE(stretch.size(), 2); // bandwidth per SM, FLOP per byte
-        QVERIFY2(stretch[0].toString().startsWith("memory bandwidth per SM 0.00463 GB/s is 3.11e+03x below that of A100-PCIE-40GB"),
+        QVERIFY2(stretch[0].toString().startsWith("memory bandwidth per SM 0.00463 GB/s is 3110x below that of A100-PCIE-40GB"),
                  qPrintable(stretch[0].toString()));
         const Run text = cli({"predict", "--model", "gpt2_large", "--gpu", withBasis, "--seq", "512"});
         QVERIFY2(text.out.contains("note: learned efficiency of A100-PCIE-40GB (efficiency_basis)"), qPrintable(text.out));

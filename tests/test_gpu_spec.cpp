@@ -4,6 +4,7 @@
 #include "gpuforecast/file_io.h"
 #include "gpuforecast/gpu_spec.h"
 #include "gpuforecast/json_fields.h"
+#include "gpuforecast/number_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -339,6 +340,28 @@ private slots:
         } catch (const ForecastError& e) {
             QVERIFY2(QString(e.what()).contains("interconnect.bandwidth_gbps"), e.what());
         }
+    }
+
+    // Numbers in notes read as numbers: "%.3g" had written a sheet's 10^8 GFLOP/s as "1e+08" and
+    // 1000 GFLOP/s per SM as "1e+03".
+    void notesWriteNumbersAsDigits()
+    {
+        QCOMPARE(significantFigures(1000), std::string("1000"));
+        QCOMPARE(significantFigures(999.7), std::string("1000"));
+        QCOMPARE(significantFigures(4.8), std::string("4.8"));
+        QCOMPARE(significantFigures(0.0213456), std::string("0.0213"));
+        QCOMPARE(significantFigures(758123), std::string("758000"));
+        QCOMPARE(significantFigures(-12.34), std::string("-12.3"));
+        QCOMPARE(significantFigures(1e8, 6), std::string("100000000"));
+        QCOMPARE(significantFigures(1.234e12), std::string("1.23e+12"));
+        QCOMPARE(significantFigures(2e-6), std::string("2e-06"));
+        QCOMPARE(significantFigures(0), std::string("0"));
+        GpuSpec absurd = gpuSpecFromJson(validSpec(), "v100.json");
+        absurd.fp32Gflops = 1e8;
+        const auto note = fp32PeakMismatch(absurd);
+        QVERIFY(note);
+        QVERIFY2(note->starts_with("FP32 peak 100000000 GFLOP/s is "), note->c_str());
+        QVERIFY2(note->find("e+") == std::string::npos, note->c_str());
     }
 
     void setFieldValidates()

@@ -1,6 +1,7 @@
 #include "gpuforecast/extrapolation.h"
 
 #include "gpuforecast/json_fields.h"
+#include "gpuforecast/number_text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -86,14 +87,11 @@ std::vector<SpecExtrapolation> specExtrapolation(const GpuSpec& gpu, const std::
         if (range.empty() || !(v > 0) || range.outside(v) <= tolerance)
             continue;
         SpecExtrapolation e{r.quantity, r.unit, v, lo, hi, v > hi ? v / hi : v / lo, {}};
-        char text[200];
-        if (v > hi)
-            std::snprintf(text, sizeof text, "%s %.3g %s is %.1fx the highest measured (measured %.3g-%.3g)",
-                          r.quantity, v, r.unit, v / hi, lo, hi);
-        else
-            std::snprintf(text, sizeof text, "%s %.3g %s is %.1fx below the lowest measured (measured %.3g-%.3g)",
-                          r.quantity, v, r.unit, lo / v, lo, hi);
-        e.text = text;
+        char times[32];
+        std::snprintf(times, sizeof times, "%.1fx", v > hi ? v / hi : lo / v);
+        e.text = std::string(r.quantity) + " " + significantFigures(v) + " " + r.unit + " is " + times +
+                 (v > hi ? " the highest measured" : " below the lowest measured") + " (measured " + significantFigures(lo) +
+                 "-" + significantFigures(hi) + ")";
         out.push_back(std::move(e));
     }
     return out;
@@ -114,11 +112,10 @@ std::vector<std::string> basisStretch(const GpuSpec& gpu, double limit)
         const double v = r.of(own), b = r.of(theirs);
         if (!(v > 0) || !(b > 0) || std::max(v / b, b / v) <= limit)
             continue;
-        char text[240];
-        std::snprintf(text, sizeof text, "%s %.3g %s is %.3gx %s that of %s (%.3g), whose learned efficiency it reads: "
-                      "this far from its basis the forecast extrapolates",
-                      r.quantity, v, r.unit, std::max(v / b, b / v), v > b ? "above" : "below", basis.id.c_str(), b);
-        out.push_back(text);
+        out.push_back(std::string(r.quantity) + " " + significantFigures(v) + " " + r.unit + " is " +
+                      significantFigures(std::max(v / b, b / v)) + "x " + (v > b ? "above" : "below") + " that of " + basis.id +
+                      " (" + significantFigures(b) + "), whose learned efficiency it reads: this far from its basis the "
+                      "forecast extrapolates");
     }
     return out;
 }

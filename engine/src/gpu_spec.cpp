@@ -3,6 +3,7 @@
 #include "gpuforecast/error.h"
 #include "gpuforecast/file_io.h"
 #include "gpuforecast/json_fields.h"
+#include "gpuforecast/number_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -317,12 +318,8 @@ std::optional<std::string> fp32PeakMismatch(const GpuSpec& spec)
     const double ratio = spec.fp32Gflops / product;
     if (ratio >= 0.8 && ratio <= 1.25)
         return std::nullopt;
-    char text[240];
-    std::snprintf(text, sizeof text,
-                  "FP32 peak %.6g GFLOP/s is %.3gx 2 x SMs x cores per SM x boost clock (%.5g GFLOP/s); "
-                  "forecasts use the peaks as given",
-                  spec.fp32Gflops, ratio, product);
-    return std::string(text);
+    return "FP32 peak " + significantFigures(spec.fp32Gflops, 6) + " GFLOP/s is " + significantFigures(ratio) +
+           "x 2 x SMs x cores per SM x boost clock (" + significantFigures(product, 5) + " GFLOP/s); forecasts use the peaks as given";
 }
 
 std::optional<std::string> matrixPeakNote(const GpuSpec& spec)
