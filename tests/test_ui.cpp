@@ -765,6 +765,48 @@ private slots:
                  qPrintable(memoryNote()));
     }
 
+    // A sheet of one SM cannot lose or gain a fifth of one: its SM row had said "no effect (under
+    // 0.05%)", as if SMs did not matter to it. Three SMs move by a third, and the row says by how much.
+    void sensitivityOfAWholeNumberOfSms()
+    {
+        ForecastSession session(nullptr, store());
+        GpuSpec tiny = *session.gpu("T4");
+        tiny.id = "T4 of one SM";
+        tiny.fp32Gflops = tiny.fp32MatrixGflops = tiny.fp32Gflops / tiny.smCount;
+        tiny.smCount = 1;
+        QVERIFY(!session.addGpu(tiny));
+        SensitivityChart chart(&session);
+        chart.setGpu("T4 of one SM");
+        const auto sm = std::find_if(chart.shown().begin(), chart.shown().end(), [](const SpecSensitivity& s) { return s.field == "sm_count"; });
+        QVERIFY(sm != chart.shown().end());
+        QVERIFY(!sm->moved());
+        QCOMPARE(sm->lowerChange, 0.0);
+        QStringList notes;
+        for (int i = 0; i < chart.plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(chart.plot()->item(i)); t && t->objectName() == "noEffect")
+                notes << t->text();
+        QVERIFY2(notes.contains("cannot move by 20%: SMs are whole (1 here)"), qPrintable(notes.join(" | ")));
+        tiny.id = "T4 of three SMs";
+        tiny.fp32Gflops = tiny.fp32MatrixGflops = tiny.fp32Gflops * 3;
+        tiny.smCount = 3;
+        QVERIFY(!session.addGpu(tiny));
+        chart.setGpu("T4 of three SMs");
+        const auto three = std::find_if(chart.shown().begin(), chart.shown().end(), [](const SpecSensitivity& s) { return s.field == "sm_count"; });
+        QCOMPARE(three->lowerFactor, 2.0 / 3);
+        QCOMPARE(three->higherFactor, 4.0 / 3);
+        QVERIFY(three->lowerChange > 0.05 && three->higherChange < -0.05);
+        const int row = int(std::distance(chart.shown().begin(), three));
+        chart.resize(900, 500);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        auto* lower = qobject_cast<QCPBars*>(chart.plot()->plottable(0)); // the lower bars, keyed from the bottom row
+        QPointF at = lower->dataPixelPosition(int(chart.shown().size()) - 1 - row);
+        at.setX((at.x() + chart.plot()->xAxis->coordToPixel(0)) / 2); // halfway along the bar
+        const QString tip = chart.toolTipAt(at);
+        QVERIFY2(tip.contains("SM count x 0.67: step time ") && tip.contains("SM count x 1.33: step time -"), qPrintable(tip));
+    }
+
 
     void wavesSweepIsAStaircase()
     {

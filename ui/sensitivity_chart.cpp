@@ -83,7 +83,11 @@ void SensitivityChart::rebuild()
             auto* none = new QCPItemText(plot_);
             none->setObjectName("noEffect");
             none->position->setCoords(0, key);
-            const QStringList forms = rows_[std::size_t(i)].field == "memory_gb" && !memoryNote.isEmpty()
+            // A sheet of 1 or 2 SMs cannot lose or gain a fifth of a whole SM: that is not "no effect".
+            const QStringList forms = !rows_[std::size_t(i)].moved()
+                                          ? QStringList{tr("cannot move by 20%: SMs are whole (%1 here)").arg(session_->effectiveGpu(gpuId_).smCount),
+                                                        tr("cannot move by 20%"), tr("cannot move")}
+                                      : rows_[std::size_t(i)].field == "memory_gb" && !memoryNote.isEmpty()
                                           ? memoryNote
                                           : QStringList{tr("no effect (under 0.05%)"), tr("no effect")};
             none->setText(forms.front());
@@ -123,9 +127,12 @@ QString SensitivityChart::toolTipAt(const QPointF& pixel) const
     if (bar < 0 || row < 0)
         return {};
     const SpecSensitivity& r = rows_[std::size_t(row)];
-    return tr("%1\n%2 x 0.8: step time %3%\n%2 x 1.2: step time %4%")
-        .arg(gpuId_, QString::fromStdString(r.label))
+    // The factor the field really moved by: three SMs become two and four, not 2.4 and 3.6.
+    const auto factor = [](double f) { return QString::number(f, 'f', f == std::round(f * 10) / 10 ? 1 : 2); };
+    return tr("%1\n%2 x %3: step time %4%\n%2 x %5: step time %6%")
+        .arg(gpuId_, QString::fromStdString(r.label), factor(r.lowerFactor))
         .arg(100 * r.lowerChange, 0, 'f', 1)
+        .arg(factor(r.higherFactor))
         .arg(100 * r.higherChange, 0, 'f', 1);
 }
 

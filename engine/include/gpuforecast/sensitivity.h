@@ -14,6 +14,10 @@ struct SpecSensitivity {
     std::string label;       // "Memory bandwidth"
     double lowerChange = 0;  // relative change of step time with the field x (1 - fraction), e.g. +0.12
     double higherChange = 0; // ... with the field x (1 + fraction), e.g. -0.08
+    // The factors the field really moved by: a count of SMs stays whole, so 1 or 2 SMs cannot
+    // move by 20% at all (both 1), and 3 move by a third.
+    double lowerFactor = 1, higherFactor = 1;
+    bool moved() const { return lowerFactor != 1 || higherFactor != 1; }
 };
 
 // Fields that a forecast depends on: SM count, clock-derived FP32 peak (vector and matrix move
