@@ -235,6 +235,29 @@ private slots:
         QVERIFY2(!abbreviated.contains(QLatin1String("\nNVIDIA: ")), qPrintable(abbreviated));
     }
 
+    // A layer norm over rows longer than any measured one is priced as pieces in more waves: the
+    // table said "63 (as 124)" while the chart's note gave 63 waves alone. The note and the point's
+    // hover say what it was priced at, and why.
+    void wavesNoteSaysWhereAKernelWasPricedAtMoreWaves()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(!session.setModel("llama2_70b")); // rows of 8192, past the 4094 measured
+        GraphOptions o = session.options();
+        o.batch = 4;
+        o.seq = 2048;
+        QVERIFY(!session.setOptions(o));
+        session.setSelectedGpus({"H100-SXM5-80GB"});
+        WavesChart waves(&session);
+        waves.setSelectedOperator("attn.norm");
+        QVERIFY(shownAt(waves, 1200, 600));
+        QCOMPARE(waves.shownOperator(), QString("attn.norm"));
+        const auto& curves = waves.curves();
+        QCOMPARE(curves.size(), std::size_t(1));
+        QVERIFY2(curves.front().pricedWaves > curves.front().ownWaves, qPrintable(QString::number(curves.front().pricedWaves)));
+        const QString priced = QString(", priced as %1 waves").arg(curves.front().pricedWaves, 0, 'f', 0);
+        QVERIFY2(waves.noteForms().front().contains(priced), qPrintable(waves.noteForms().front()));
+    }
+
     // A kernel of seconds is drawn on an axis of seconds, as Breakdown and Compare draw it: a
     // batch of 65536 read "4·10^6" under "Kernel latency (ms)".
     void wavesLatencyAxisTakesTheUnitOfItsLongestStep()

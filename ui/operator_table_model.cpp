@@ -136,7 +136,7 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
         if (k.isRowWise()) // rows x row length
             return QString("%1 x %2").arg(g.tileRows).arg(k.h);
         return QString::number(g.tileElements);
-    case Waves: { // a GEMM priced as its tiles in more waves (KernelForecast::pricedWaves) says so
+    case Waves: { // a kernel priced at more waves (KernelForecast::pricedWaves) says so
         if (!priced)
             return QString();
         // Whole numbers in full: a long-context softmax's waves read "1.62688e+07".
@@ -178,7 +178,8 @@ QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation
                       "Element-wise: elements per block.");
         if (section == Waves)
             return tr("Waves of tiles over the SMs; \"1 (as 2)\": the tiles were priced in two waves, which "
-                      "the networks made faster. \"4 on 58 SMs\": a what-if GPU's kernel that would be slower "
+                      "the networks made faster, or (softmax, layer norm) rows longer than any measured one were "
+                      "priced as pieces of the longest, which fill more waves. \"4 on 58 SMs\": a what-if GPU's kernel that would be slower "
                       "on its own sheet than with the lesser of its and its basis's resources takes that "
                       "forecast, laid out on that many SMs.");
         return {};

@@ -199,7 +199,9 @@ std::vector<UtilizationCurve> utilizationCurves(const ForecastSession& session, 
                            waveFill(own[g], gpu)};
         const double ownWaves[] = {own[g].waves};
         c.ownUtilization = session.forecaster().utilizationCurve(kernel, gpu, ownWaves).front();
-        c.inModelUtilization = session.forecaster().predictQueued(std::span<const Kernel>(&kernel, 1), gpu).front().utilization;
+        const KernelForecast inModel = session.forecaster().predictQueued(std::span<const Kernel>(&kernel, 1), gpu).front();
+        c.inModelUtilization = inModel.utilization;
+        c.pricedWaves = inModel.pricedWaves;
         out.push_back(std::move(c));
     }
     return out;
@@ -518,8 +520,11 @@ void WavesChart::drawStaircase()
         const QString differs = its == padding ? QString()
                                 : its.isEmpty() ? tr(" (not padded)")
                                                 : tr(" (padded %1)").arg(its);
-        lines << tr("%1: %2").arg(c.gpu, fillText(c.fill)) + differs;
-        compact << tr("%1: %2").arg(shortGpuName(c.gpu), compactFillText(c.fill)) + differs;
+        // Where the table says "63 (as 124)", the note says it too: the point is at its own 63.
+        const QString priced = c.pricedWaves > 0 ? tr(", priced as %1 waves").arg(c.pricedWaves, 0, 'f', 0) : QString();
+        lines << tr("%1: %2").arg(c.gpu, fillText(c.fill)) + priced + differs;
+        compact << tr("%1: %2").arg(shortGpuName(c.gpu), compactFillText(c.fill)) +
+                       (c.pricedWaves > 0 ? tr(" (as %1)").arg(c.pricedWaves, 0, 'f', 0) : QString()) + differs;
         shortest << tr("%1: %2 waves").arg(shortGpuName(c.gpu)).arg(c.fill.fullWaves + c.fill.partialFill, 0, 'f', 2);
         const QString family = families[qsizetype(i)];
         abbreviated << tr("%1: %2 waves").arg(families.count(family) == 1 ? family : shortGpuName(c.gpu))
@@ -585,7 +590,11 @@ QString WavesChart::toolTipAt(const QPointF& pixel) const
                    .arg(fillText(c.fill)) +
                (c.fill.partialFill > 0 ? tr(" of the SMs") : QString()) +
                tr("\nin the model: %1% of the roofline (the table's Util.; launch overhead hidden by the queue)")
-                   .arg(100 * c.inModelUtilization, 0, 'f', 1);
+                   .arg(100 * c.inModelUtilization, 0, 'f', 1) +
+               (c.pricedWaves > 0 ? tr("\npriced as %1 waves: %2").arg(c.pricedWaves, 0, 'f', 0)
+                                        .arg(kernel_.isGemm() ? tr("its tiles in more waves came out faster")
+                                                              : tr("rows longer than any measured one, as pieces of the longest"))
+                                  : QString());
     }
     if (const int i = indexOf(curveGraphs_); i < int(curveGraphs_.size()))
         return tr("%1\n%2 at %3 waves: utilization %4 of the roofline")

@@ -43,6 +43,9 @@ struct UtilizationCurve {
     // Its roofline time over its forecast inside the model, the operator table's "Util.": above the
     // law for a kernel near the launch floor, whose overhead the queue hides.
     double inModelUtilization = 0;
+    // The wave count its forecast was priced at where that is not its own (KernelForecast::
+    // pricedWaves: the table's "63 (as 124)"), else 0. The point stays at its own waves.
+    double pricedWaves = 0;
 };
 
 // The learned utilization of the kernel's tiles from 1 wave to well past its own wave count.
