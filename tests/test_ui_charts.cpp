@@ -235,6 +235,25 @@ private slots:
         QVERIFY2(!abbreviated.contains(QLatin1String("\nNVIDIA: ")), qPrintable(abbreviated));
     }
 
+    // The GPU box keeps its width whether the log-scale hint shows or not: it had grown across the
+    // row whenever the hint went.
+    void compareBaselineBoxKeepsItsWidth()
+    {
+        ForecastSession session(nullptr, store());
+        session.setSelectedGpus({"H100-SXM5-80GB", "A100-PCIE-40GB"}); // a few times apart: no hint
+        CompareChart compare(&session);
+        QVERIFY(shownAt(compare, 1200, 500));
+        auto* box = compare.findChild<QComboBox*>();
+        auto* hint = compare.findChild<QLabel*>("compareLogHint");
+        QVERIFY(box && hint);
+        QVERIFY(!hint->isVisible());
+        const int width = box->width();
+        session.setSelectedGpus({"H100-SXM5-80GB", "P4"}); // more than ten times apart: the hint shows
+        QTest::qWait(50);
+        QVERIFY(hint->isVisible());
+        QCOMPARE(box->width(), width);
+    }
+
     // A layer norm over rows longer than any measured one is priced as pieces in more waves: the
     // table said "63 (as 124)" while the chart's note gave 63 waves alone. The note and the point's
     // hover say what it was priced at, and why.

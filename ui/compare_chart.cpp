@@ -40,6 +40,11 @@ CompareChart::CompareChart(ForecastSession* session, QWidget* parent)
     // Wrapped, not held on one line: at 1024 x 700 the line was cut at "a log scale keeps" and
     // its width set the tab's minimum wider than the window gave it.
     logHint_->setWordWrap(true);
+    // Its room kept while hidden: the GPU box had grown across the row whenever the hint went,
+    // and shrunk back when it came (a chart of GPUs ten times apart, then not).
+    QSizePolicy hintPolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    hintPolicy.setRetainSizeWhenHidden(true);
+    logHint_->setSizePolicy(hintPolicy);
     row->addWidget(logHint_, 1);
     logScale_->setObjectName("compareLogScale");
     logScale_->setToolTip(tr("Latency on a log axis, so that GPUs far apart in speed all stay readable"));
