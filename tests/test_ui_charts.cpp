@@ -45,6 +45,7 @@ using namespace gpuforecast;
 using namespace gpuforecast::ui;
 using gpuforecast::ui::test::shownAt;
 using gpuforecast::ui::test::showOneSequence;
+using gpuforecast::ui::test::showPrompt;
 using gpuforecast::ui::test::legendNames;
 using gpuforecast::ui::test::DataWithoutHeldOutNetworks;
 using gpuforecast::ui::test::itemTexts;
@@ -1602,11 +1603,7 @@ private slots:
     void compareKeepsRateAndFitWhereTheFullLabelsDoNot()
     {
         ForecastSession session(nullptr, store());
-        QVERIFY(!session.setModel("llama3_8b"));
-        GraphOptions o = session.options();
-        o.batch = 4;
-        o.seq = 2048;
-        QVERIFY(!session.setOptions(o));
+        QVERIFY(showPrompt(session, "llama3_8b", 4, 2048));
         session.setSelectedGpus({"H100-SXM5-80GB", "A100-SXM4-80GB", "L40S", "MI300X", "RTX-4090", "L4"});
         CompareChart compare(&session);
         bool cutShort = false; // at one size at least, the full label does not fit
@@ -1625,7 +1622,16 @@ private slots:
             }
         }
         QVERIFY(cutShort);
-        // ... and the log-scale hint gives a span of millions as digits, not "3.55358e+06x".
+    }
+
+    // Far apart in speed, Compare's hint gives the span as digits ("3.55358e+06x" before) and its
+    // log axis ticks at the unit's powers of ten, in one notation, at any span.
+    void compareLogScaleReadsInItsUnit()
+    {
+        ForecastSession session(nullptr, store());
+        QVERIFY(showPrompt(session, "llama3_8b", 4, 2048));
+        CompareChart compare(&session);
+        QVERIFY(shownAt(compare, 1230, 500));
         GpuSpec slow = *session.gpu("L4");
         slow.id = "L4 slowed";
         slow.smCount = 1;
@@ -1671,6 +1677,41 @@ private slots:
             QVERIFY2(labels[i] == QString("1e%1%2").arg(std::lround(decades) < 0 ? "-" : "+").arg(std::abs(std::lround(decades)), 2, 10, QChar('0')),
                      qPrintable(labels[i]));
         }
+        // Under 1.6 decades the log ticker spaces its ticks evenly, at a step that must be in the
+        // unit too: an axis of seconds had come up with no tick at all.
+        QVERIFY(showPrompt(session, "llama3_8b", 16, 2048)); // about 12 and 35 s
+        session.setSelectedGpus({"H100-SXM5-80GB", "A100-SXM4-80GB"});
+        QTest::qWait(50);
+        compare.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY2(compare.plot()->yAxis->label().contains("(s)"), qPrintable(compare.plot()->yAxis->label()));
+        const QCPRange range = compare.plot()->yAxis->range();
+        QStringList inRange;
+        for (int i = 0; i < compare.plot()->yAxis->tickVector().size(); ++i)
+            if (range.contains(compare.plot()->yAxis->tickVector()[i]))
+                inRange << compare.plot()->yAxis->tickVectorLabels()[i];
+        QVERIFY2(inRange.size() >= 2, qPrintable(inRange.join(", ")));
+        for (const QString& label : inRange) // seconds as digits: no power for a few seconds
+            QVERIFY2(!label.contains('e'), qPrintable(inRange.join(", ")));
+        // Evenly spaced ticks as powers keep their figures: 1.5e13 had read "2e+13", as 2e13 does.
+        QCOMPARE(logTickLabel(1.5e13, true), QString("1.5e+13"));
+        QCOMPARE(logTickLabel(2e5, true), QString("2e+05"));
+        QCOMPARE(logTickLabel(1e-6, true), QString("1e-06"));
+        QCOMPARE(logTickLabel(20000, false), QString("20000"));
+        // Powers or digits by the ticks shown: the log ticker's hidden tick past the top (10^5 over
+        // an axis up to 20000) had turned every label into a power.
+        QCustomPlot plot;
+        plot.resize(600, 400);
+        plot.yAxis->setScaleType(QCPAxis::stLogarithmic);
+        setPowersOfTenTicker(plot.yAxis);
+        plot.yAxis->setRange(2, 20000);
+        plot.replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY(plot.yAxis->tickVector().size() >= 3);
+        for (const QString& label : plot.yAxis->tickVectorLabels())
+            QVERIFY2(!label.contains('e'), qPrintable(label));
+        plot.yAxis->setRange(2, 2e6);
+        plot.replot(QCustomPlot::rpImmediateRefresh);
+        for (const QString& label : plot.yAxis->tickVectorLabels())
+            QVERIFY2(label.contains('e'), qPrintable(label));
     }
 
     // A bar named "H100-SXM5-80GB" showed a user's edited numbers, and one scaled by the what-if

@@ -83,6 +83,17 @@ private:
     QTemporaryDir dir_;
 };
 
+// The session forecasts `model`'s prompt pass over `batch` sequences of `seq` tokens.
+inline bool showPrompt(ForecastSession& session, const char* model, long long batch, long long seq)
+{
+    if (session.setModel(model))
+        return false;
+    GraphOptions o = session.options();
+    o.batch = batch;
+    o.seq = seq;
+    return !session.setOptions(o);
+}
+
 // The session forecasts one sequence of `seq` tokens of `model` on `gpu` alone.
 inline bool showOneSequence(ForecastSession& session, const char* model, long long seq, const char* gpu)
 {

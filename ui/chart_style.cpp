@@ -116,10 +116,22 @@ public:
     explicit LogUnitTicker(double msPerUnit) : msPerUnit_(msPerUnit) {}
 
 protected:
+    // Under 1.6 decades QCPAxisTickerLog falls back to evenly spaced ticks at this step: it must
+    // be the unit's, or a step of milliseconds over a range in seconds left no tick at all.
+    double getTickStep(const QCPRange& range) override { return QCPAxisTickerLog::getTickStep(inUnit(range)); }
     QVector<double> createTickVector(double tickStep, const QCPRange& range) override
     {
-        QVector<double> ticks = QCPAxisTickerLog::createTickVector(tickStep, QCPRange(range.lower / msPerUnit_, range.upper / msPerUnit_));
-        powers_ = !ticks.isEmpty() && logTicksNeedPowers(ticks.front(), ticks.back());
+        const QCPRange unitRange = inUnit(range);
+        QVector<double> ticks = QCPAxisTickerLog::createTickVector(tickStep, unitRange);
+        // From the ticks shown: the log ticker adds one past each end of the range, and a hidden
+        // 10^5 had made every label of an axis up to 20000 a power.
+        double lowest = 0, highest = 0;
+        for (const double t : ticks)
+            if (unitRange.contains(t)) {
+                lowest = lowest > 0 ? std::min(lowest, t) : t;
+                highest = std::max(highest, t);
+            }
+        powers_ = highest > 0 && logTicksNeedPowers(lowest, highest);
         for (double& t : ticks)
             t *= msPerUnit_;
         return ticks;
@@ -127,6 +139,7 @@ protected:
     QString getTickLabel(double tick, const QLocale&, QChar, int) override { return logTickLabel(tick / msPerUnit_, powers_); }
 
 private:
+    QCPRange inUnit(const QCPRange& range) const { return QCPRange(range.lower / msPerUnit_, range.upper / msPerUnit_); }
     double msPerUnit_;
     bool powers_ = false;
 };
@@ -142,8 +155,17 @@ QString logTickLabel(double value, bool powers)
 {
     if (!powers)
         return QString::number(value, 'g', 6);
-    // One significant figure: the ticks are 1, 2 or 5 of a decade. The painter lifts the exponent.
-    return QString::number(value, 'e', 0);
+    // Up to three figures, trailing zeros dropped: decades and their 2 and 5 read "1e+06" and
+    // "2e+05", and the evenly spaced ticks of a range under 1.6 decades "1.5e+13" (not "2e+13"
+    // twice). The painter lifts the exponent: 10⁶, 1.5·10¹³.
+    QString text = QString::number(value, 'e', 2);
+    const qsizetype e = text.indexOf('e');
+    QString mantissa = text.left(e);
+    while (mantissa.endsWith('0'))
+        mantissa.chop(1);
+    if (mantissa.endsWith('.'))
+        mantissa.chop(1);
+    return mantissa + text.mid(e);
 }
 
 void setPowersOfTenTicker(QCPAxis* axis)

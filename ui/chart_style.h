@@ -43,12 +43,12 @@ void applyChartStyle(QCustomPlot* plot);
 // On a log scale the ticks are the unit's powers of ten, not the milliseconds' (an axis in hours
 // had read 2777.78, 27.7778, 0.277778 h).
 void setLatencyTicker(QCPAxis* axis, const LatencyUnit& unit, bool logScale = false);
-// A log axis ticked at powers of ten, each label in one notation: where the labels would outgrow
-// five digits or three decimals, all of them as powers ("10⁸, 10⁶, 10⁴, 10², 1" had read
-// "10⁸, 10⁶, 10000, 100, 1"). For the roofline's axes.
+// A log axis ticked at powers of ten, each label in one notation: where the labels shown would
+// outgrow five digits or three decimals, all of them as powers ("10⁸, 10⁶, 10⁴, 10², 10⁰" had
+// read "10⁸, 10⁶, 10000, 100, 1"). For the roofline's axes.
 void setPowersOfTenTicker(QCPAxis* axis);
 // A log axis's tick label for `value` (in the axis's unit): as a power of ten where `powers` (the
-// axis painter draws "1e+06" as 10⁶ and "2e+05" as 2·10⁵), else as digits.
+// axis painter draws "1e+06" as 10⁶ and "2e+05" as 2·10⁵; three figures at most), else as digits.
 QString logTickLabel(double value, bool powers);
 // Whether a log axis over [lowest, highest] (in its unit) labels its ticks as powers.
 bool logTicksNeedPowers(double lowest, double highest);
