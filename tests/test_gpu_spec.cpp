@@ -10,6 +10,8 @@
 
 #include <QtTest>
 
+#include <limits>
+
 using namespace gpuforecast;
 using nlohmann::json;
 
@@ -356,6 +358,11 @@ private slots:
         QCOMPARE(significantFigures(1.234e12), std::string("1.23e+12"));
         QCOMPARE(significantFigures(2e-6), std::string("2e-06"));
         QCOMPARE(significantFigures(0), std::string("0"));
+        QCOMPARE(significantFigures(9.9995e8), std::string("1e+09")); // rounded into the next power
+        QCOMPARE(significantFigures(9.99996e-5), std::string("0.0001"));
+        QCOMPARE(significantFigures(1e-310), std::string("1e-310")); // no pow() to overflow
+        QCOMPARE(significantFigures(1.7976e308), std::string("1.8e+308"));
+        QCOMPARE(significantFigures(std::numeric_limits<double>::infinity()), std::string("inf"));
         GpuSpec absurd = gpuSpecFromJson(validSpec(), "v100.json");
         absurd.fp32Gflops = 1e8;
         const auto note = fp32PeakMismatch(absurd);

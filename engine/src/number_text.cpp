@@ -1,38 +1,50 @@
 #include "gpuforecast/number_text.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
+#include <cstdlib>
 
 namespace gpuforecast {
 
-std::string significantFigures(double v, int figures)
+namespace {
+
+// Trailing zeros off the mantissa, as %g writes it: "4.80" -> "4.8", "1.00e+12" -> "1e+12".
+std::string withoutTrailingZeros(std::string text)
 {
-    figures = std::max(1, figures);
-    char text[64];
-    if (v == 0 || !std::isfinite(v)) {
-        std::snprintf(text, sizeof text, "%g", v);
-        return text;
-    }
-    // The decimals follow the rounded value: 999.7 to three figures is "1000", not "1000.0".
-    const double scale = std::pow(10.0, figures - 1 - std::floor(std::log10(std::abs(v))));
-    const double rounded = std::round(v * scale) / scale;
-    const int magnitude = int(std::floor(std::log10(std::abs(rounded))));
-    if (magnitude < -4 || magnitude >= 9)
-        std::snprintf(text, sizeof text, "%.*e", figures - 1, rounded);
-    else
-        std::snprintf(text, sizeof text, "%.*f", std::max(0, figures - 1 - magnitude), rounded);
-    std::string out = text;
-    // As %g writes them, without trailing zeros: "4.8", not "4.80".
-    if (const auto e = out.find('e'); out.find('.') != std::string::npos) {
-        std::string mantissa = out.substr(0, e), exponent = e == std::string::npos ? "" : out.substr(e);
+    const std::size_t e = text.find('e');
+    std::string mantissa = text.substr(0, e), exponent = e == std::string::npos ? "" : text.substr(e);
+    if (mantissa.find('.') != std::string::npos) {
         while (mantissa.back() == '0')
             mantissa.pop_back();
         if (mantissa.back() == '.')
             mantissa.pop_back();
-        out = mantissa + exponent;
     }
-    return out;
+    return mantissa + exponent;
+}
+
+} // namespace
+
+std::string significantFigures(double v, int figures)
+{
+    figures = std::clamp(figures, 1, 17);
+    if (v == 0)
+        return "0";
+    if (!std::isfinite(v))
+        return std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
+    // std::to_chars, not printf: the same digits under any locale (a GUI's de_DE wrote "4,80"), and
+    // the exponent of the value as rounded, with no pow() to overflow at the ends of the range.
+    char text[400];
+    const auto sci = std::to_chars(text, text + sizeof text, v, std::chars_format::scientific, figures - 1);
+    const std::string scientific(text, sci.ptr);
+    const int exponent = std::atoi(scientific.c_str() + scientific.find('e') + 1);
+    if (exponent < -4 || exponent >= 9)
+        return withoutTrailingZeros(scientific);
+    // The rounded value, read back (758123 to three figures is 758000, which "fixed" alone keeps).
+    double rounded = v;
+    std::from_chars(scientific.data(), scientific.data() + scientific.size(), rounded);
+    const auto fixed = std::to_chars(text, text + sizeof text, rounded, std::chars_format::fixed, std::max(0, figures - 1 - exponent));
+    return withoutTrailingZeros(std::string(text, fixed.ptr));
 }
 
 } // namespace gpuforecast
