@@ -735,6 +735,10 @@ private slots:
         QVERIFY2(folder.code == 0 && file.code == 0, qPrintable(folder.err + file.err));
         QCOMPARE(folder.out, file.out);
         QCOMPARE(QJsonDocument::fromJson(folder.out.toUtf8()).object()["model"].toString(), QString("gpt2-large"));
+        // Named as it lies in the working folder, without a slash, where no bundled model has the name.
+        const Run here = cli(QStringList{"predict", "--model", "gpt2-large"} + rest, dir.path());
+        QVERIFY2(here.code == 0, qPrintable(here.err));
+        QCOMPARE(here.out, file.out);
     }
 
     // Every format read is text: a NUL byte is named where it is, in a table (where "2\0" had read
@@ -755,6 +759,17 @@ private slots:
         r = cli({"predict", "--model", dir.filePath("m.json"), "--gpu", "T4", "--seq", "8"});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(dir.filePath("m.json") + ": a NUL byte at line 1, column 14"), qPrintable(r.err));
+        // UTF-16 (PowerShell's ">", Excel's "Unicode text") is text, in an encoding we do not read.
+        const QString header = "op,gpu,b,m,n,k,h\n";
+        QByteArray utf16("\xFF\xFE", 2);
+        for (const QChar c : header) { // little-endian: each ASCII byte, then a zero
+            utf16 += char(c.unicode());
+            utf16 += '\0';
+        }
+        write("u.csv", utf16);
+        r = cli({"kernels", "--in", dir.filePath("u.csv")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(dir.filePath("u.csv") + ": UTF-16 text; save it as UTF-8"), qPrintable(r.err));
     }
 
     void unwritableOutputSaysWhy()

@@ -32,9 +32,11 @@ ModelConfig resolveModel(const fs::path& dataDir, const std::string& idOrPath)
 {
     const fs::path bundled = dataDir / "models" / (idOrPath + ".json");
     if (idOrPath.find('/') == std::string::npos && !endsWith(idOrPath, ".json")) {
+        std::error_code ec;
+        if (!fs::exists(bundled) && fs::is_directory(idOrPath, ec)) // a model's folder here: "--model Llama-2-7b-hf"
+            return loadModelConfig(idOrPath);
         if (!fs::exists(bundled)) {
             std::vector<std::string> ids;
-            std::error_code ec;
             for (const auto& entry : fs::directory_iterator(dataDir / "models", ec))
                 if (entry.path().extension() == ".json")
                     ids.push_back(entry.path().stem().string());

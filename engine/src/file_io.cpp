@@ -26,6 +26,9 @@ void refuseNulBytes(std::string_view text, const std::string& source)
     const std::size_t at = text.find('\0');
     if (at == std::string_view::npos)
         return;
+    // Windows PowerShell's ">" and Excel's "Unicode text" write UTF-16: text, but not ours.
+    if (text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF"))
+        throwInputError(source, "", "UTF-16 text; save it as UTF-8");
     const std::string_view before = text.substr(0, at);
     const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
     const std::size_t lineStart = before.rfind('\n');

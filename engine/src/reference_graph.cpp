@@ -233,6 +233,7 @@ std::optional<ReferenceLayerSpan> neuSightLayerSpan(const std::string& family, l
 std::vector<GraphKernel> parseReferenceGraph(std::string_view text, const std::string& source,
                                              const ReferenceOptions& options)
 {
+    refuseNulBytes(text, source);
     const auto rows = csv::parse(text, source);
     if (rows.empty())
         throwInputError(source, "", "empty file");

@@ -462,6 +462,7 @@ T cellNumber(std::string_view cell)
 // serialize() writes together) added to the same Shapes.
 TileDatabase TileDatabase::parse(const std::string& text, const std::string& source)
 {
+    refuseNulBytes(text, source);
     TileDatabase db;
     std::vector<std::string_view> f;
     Shapes* shapes = nullptr; // those of the last row's GPU and class
