@@ -86,23 +86,21 @@ QString shortGpuName(const QString& id)
 
 namespace {
 
-// Tick labels of a millisecond axis read in another unit; the ticks stay where the base ticker
-// puts them, at round numbers of milliseconds, which are round numbers of seconds too.
-template <class Base>
-class UnitTicker : public Base {
+// A linear millisecond axis ticked and labelled in another unit.
+class UnitTicker : public QCPAxisTicker {
 public:
     explicit UnitTicker(double msPerUnit) : msPerUnit_(msPerUnit) {}
 
 protected:
     QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override
     {
-        return Base::getTickLabel(tick / msPerUnit_, locale, formatChar, precision);
+        return QCPAxisTicker::getTickLabel(tick / msPerUnit_, locale, formatChar, precision);
     }
     // Round steps in the unit, not in milliseconds: an hour is 3.6e6 ms, and ticks at round
     // milliseconds read 13.8889, 27.7778, ... h.
     double getTickStep(const QCPRange& range) override
     {
-        return Base::getTickStep(QCPRange(range.lower / msPerUnit_, range.upper / msPerUnit_)) * msPerUnit_;
+        return QCPAxisTicker::getTickStep(QCPRange(range.lower / msPerUnit_, range.upper / msPerUnit_)) * msPerUnit_;
     }
 
 private:
@@ -178,7 +176,7 @@ void setLatencyTicker(QCPAxis* axis, const LatencyUnit& unit, bool logScale)
     if (logScale)
         axis->setTicker(QSharedPointer<QCPAxisTicker>(new LogUnitTicker(unit.ms)));
     else
-        axis->setTicker(QSharedPointer<QCPAxisTicker>(new UnitTicker<QCPAxisTicker>(unit.ms)));
+        axis->setTicker(QSharedPointer<QCPAxisTicker>(new UnitTicker(unit.ms)));
 }
 
 void applyChartStyle(QCustomPlot* plot)

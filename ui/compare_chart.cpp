@@ -164,9 +164,8 @@ void CompareChart::rebuild()
         // Six GPUs' full labels fit no slot, and the short one had dropped what a buyer compares
         // bars for: the rate, and whether the model fits at all (a bar that fits read as one whose
         // fit was unknown).
-        const auto rate = std::find_if(details.begin(), details.end(), [](const QString& line) { return line.contains(tr("tokens/s")); });
-        const QString summary = details.front() + '\n' + details.at(1).section(' ', 0, 0) +
-                                (rate != details.end() ? '\n' + rate->section(", ", 0, 0) : QString()) +
+        const TokenRate rate = tokenRate(f);
+        const QString summary = details.front() + '\n' + details.at(1).section(' ', 0, 0) + '\n' + formatRate(rate.perSecond, rate.unit) +
                                 (f.fitsTightly() ? tr("\nfits, tightly") : f.fits() ? tr("\nfits in memory") : tr("\ndoes NOT fit")) +
                                 reach;
         labels_.push_back({label, details.join('\n'), compact + reach, summary,
@@ -217,6 +216,14 @@ void CompareChart::drawMeasuredRuns(const QVector<double>& keys)
     measuredShown_ = true; // the axis label says what the mark is: a legend box sat on the labels
 }
 
+CompareChart::TokenRate CompareChart::tokenRate(const ModelForecast& f) const
+{
+    const auto& opt = session_->options();
+    // An inference step is one forward pass over the prompt (prefill); an LLM buyer read its
+    // rate as generation speed, which token-by-token decoding does not reach.
+    return {double(opt.batch) * double(opt.seq) / f.totalSeconds(), opt.training ? tr("tokens/s") : tr("prompt tokens/s")};
+}
+
 QStringList CompareChart::barDetails(std::size_t g, const LatencyUnit& unit) const
 {
     const auto forecasts = session_->forecasts();
@@ -224,10 +231,7 @@ QStringList CompareChart::barDetails(std::size_t g, const LatencyUnit& unit) con
     const int baseIndex = std::clamp(baseline_->currentIndex(), 0, std::max(0, int(forecasts->size()) - 1));
     const double ms = f.totalSeconds() * 1e3, baseMs = (*forecasts)[std::size_t(baseIndex)].totalSeconds() * 1e3;
     const auto& opt = session_->options();
-    const double tokensPerSecond = double(opt.batch) * double(opt.seq) / (ms / 1e3);
-    // An inference step is one forward pass over the prompt (prefill); an LLM buyer read its
-    // rate as generation speed, which token-by-token decoding does not reach.
-    const QString tokens = opt.training ? tr("tokens/s") : tr("prompt tokens/s");
+    const auto [tokensPerSecond, tokens] = tokenRate(f);
     // GPUs named as the axis names them: a sheet id of 90 characters in "1.00x vs <id>" was wider
     // than every bar's slot, and each bar lost its rates and memory fit to the short label.
     QStringList lines{formatLatencyIn(ms, unit),

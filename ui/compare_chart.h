@@ -41,6 +41,13 @@ private:
     // throughput, per W and per $1k where the sheet gives them, memory fit, and a pointer to the
     // hover text when the GPU is beyond the measured.
     QStringList barDetails(std::size_t g, const LatencyUnit& unit) const;
+    // Tokens a step of this forecast moves per second, and their name ("prompt tokens/s" for an
+    // inference step): the full label's rates and the summary's one.
+    struct TokenRate {
+        double perSecond = 0;
+        QString unit;
+    };
+    TokenRate tokenRate(const ModelForecast& f) const;
     void drawMeasuredRuns(const QVector<double>& keys); // keys: the bars' x positions
     // Full labels where every one fits above its bar, else time and speed-up only; slants the
     // GPU names where they would collide. Returns whether the slant changed (a new layout).

@@ -32,10 +32,10 @@ ModelConfig resolveModel(const fs::path& dataDir, const std::string& idOrPath)
 {
     const fs::path bundled = dataDir / "models" / (idOrPath + ".json");
     if (idOrPath.find('/') == std::string::npos && !endsWith(idOrPath, ".json")) {
-        std::error_code ec;
-        if (!fs::exists(bundled) && fs::is_directory(idOrPath, ec)) // a model's folder here: "--model Llama-2-7b-hf"
-            return loadModelConfig(idOrPath);
         if (!fs::exists(bundled)) {
+            std::error_code ec;
+            if (fs::is_directory(idOrPath, ec)) // a model's folder here: "--model Llama-2-7b-hf"
+                return loadModelConfig(idOrPath);
             std::vector<std::string> ids;
             for (const auto& entry : fs::directory_iterator(dataDir / "models", ec))
                 if (entry.path().extension() == ".json")
